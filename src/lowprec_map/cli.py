@@ -1,0 +1,114 @@
+"""Command line: the only module that prints and picks exit codes.
+
+Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import ContentError, Problem, problems_json
+from .graph import TYPE_NAMES
+from .pipeline import Project, build, check
+from .write import OutputDirError
+
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+SUMMARY_TYPES = ("dossier", "claim", "evidence", "tension", "failure_mode", "program", "path",
+                 "perturbation", "page")  # fmt: skip
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The argument parser for every command."""
+    parser = argparse.ArgumentParser(
+        prog="lowprec-map", description="Build and check Low-Precision RL, a living research map."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build_cmd = commands.add_parser("build", help="check the content and build the site")
+    _content_options(build_cmd)
+    build_cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
+    build_cmd.add_argument("--base-url", help="published root URL (overrides site.yaml)")
+    check_cmd = commands.add_parser("check", help="validate the content only (for CI)")
+    _content_options(check_cmd)
+    check_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def _content_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    command.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    command.add_argument("--templates", type=Path, help="templates folder (default: beside content)")
+    command.add_argument("--static", type=Path, help="static folder (default: beside content)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; returns the exit code."""
+    args = make_parser().parse_args(argv)
+    project = Project.beside(args.content)
+    project = Project(args.content, args.templates or project.templates,
+                      args.static or project.static)  # fmt: skip
+    if args.command == "check":
+        return _check(project, args.strict, args.format)
+    return _build(project, args.out, args.strict)
+
+
+def _check(project: Project, strict: bool, output_format: str) -> int:
+    started = time.perf_counter()
+    result = check(project.content)
+    failed = bool(result.errors or (strict and result.warnings))
+    if output_format == "json":
+        print(problems_json(result.problems))
+        return EXIT_CONTENT if failed else EXIT_OK
+    _print_problems(result.problems)
+    if failed:
+        print(_failure_line(result.problems), file=sys.stderr)
+        return EXIT_CONTENT
+    counts = result.graph.counts()
+    print(f"ok: {_counts_text(counts)} ({time.perf_counter() - started:.2f} s)")
+    return EXIT_OK
+
+
+def _build(project: Project, out: Path, strict: bool) -> int:
+    try:
+        report = build(project, out, strict)
+    except OutputDirError as exc:
+        print(f"lowprec-map: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ContentError as exc:
+        _print_problems(exc.problems)
+        print(_failure_line(exc.problems) + f"; {out} left unchanged", file=sys.stderr)
+        return EXIT_CONTENT
+    _print_problems(report.warnings)
+    print(
+        f"built {report.pages} pages ({report.files} files) from {_counts_text(report.counts)} "
+        f"into {out} in {report.seconds:.2f} s"
+    )
+    return EXIT_OK
+
+
+def _print_problems(problems: list[Problem]) -> None:
+    for problem in problems:
+        print(problem.format(), file=sys.stderr)
+
+
+def _failure_line(problems: list[Problem]) -> str:
+    errors = sum(1 for p in problems if p.severity == "error")
+    warnings = len(problems) - errors
+    return f"failed: {errors} error(s), {warnings} warning(s)"
+
+
+def _counts_text(counts: Counter[str]) -> str:
+    parts = []
+    for entry_type in SUMMARY_TYPES:
+        name = TYPE_NAMES[entry_type]
+        n = counts.get(entry_type, 0)
+        parts.append(f"{n} {name}{'' if n == 1 else 's'}")
+    return ", ".join(parts)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

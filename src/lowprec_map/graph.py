@@ -1,0 +1,197 @@
+"""Link: typed entries -> one graph of entries and their typed references.
+
+The graph is the single source of cross-references. Templates ask it for
+backlinks, related entries, counts and reading-path order; nothing else
+re-derives them.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+from pydantic import BaseModel
+
+from .errors import Problem, suggest
+from .load import Loc
+from .models import Model, PathStep, ReadingPath, RefTo, Site
+from .validate import Entry
+
+TYPE_NAMES = {
+    "evidence": "evidence label",
+    "group": "perturbation group",
+    "perturbation": "perturbation",
+    "dossier": "dossier",
+    "claim": "claim",
+    "tension": "tension",
+    "failure_mode": "failure mode",
+    "program": "research program",
+    "path": "reading path",
+    "page": "page",
+    "site": "site",
+}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference found in an entry: which entry it names, and where it stands."""
+
+    target_type: str
+    target_id: str
+    relation: str
+    loc: Loc
+
+
+def iter_refs(model: BaseModel, loc: Loc = ()) -> Iterator[Reference]:
+    """Every reference inside `model`, found through the RefTo markers on its fields."""
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        ref = _ref_marker(field.metadata) or _ref_in_annotation(field.annotation)
+        yield from _walk(value, field.annotation, ref, (*loc, name))
+
+
+def _walk(value: Any, annotation: Any, ref: RefTo | None, loc: Loc) -> Iterator[Reference]:
+    if ref is not None and isinstance(value, str):
+        yield Reference(ref.target, value, ref.relation, loc)
+    elif isinstance(value, BaseModel):
+        yield from iter_refs(value, loc)
+    elif isinstance(value, list):
+        item = _item_annotation(annotation)
+        item_ref = _ref_in_annotation(item)
+        for index, element in enumerate(value):
+            yield from _walk(element, item, item_ref, (*loc, index))
+
+
+def _ref_marker(metadata: list[Any]) -> RefTo | None:
+    return next((m for m in metadata if isinstance(m, RefTo)), None)
+
+
+def _ref_in_annotation(annotation: Any) -> RefTo | None:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _ref_marker(list(annotation.__metadata__))
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            found = _ref_in_annotation(arg)
+            if found:
+                return found
+    return None
+
+
+def _item_annotation(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
+    args = typing.get_args(annotation)
+    return args[0] if args else Any
+
+
+class MapGraph:
+    """All entries as nodes ('type:id'), references as edges keyed by relation."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.graph = nx.MultiDiGraph()
+        self.problems: list[Problem] = []
+        self._by_type: dict[str, list[Entry]] = {}
+        for entry in sorted(entries, key=lambda e: (e.type, e.id)):
+            self.graph.add_node(entry.key, entry=entry)
+            self._by_type.setdefault(entry.type, []).append(entry)
+        for entry in entries:
+            self._link(entry)
+
+    def _link(self, entry: Entry) -> None:
+        for ref in iter_refs(entry.model):
+            target = f"{ref.target_type}:{ref.target_id}"
+            if target in self.graph:
+                self.graph.add_edge(entry.key, target, key=(ref.relation, ref.loc), loc=ref.loc)
+                continue
+            known = [e.id for e in self._by_type.get(ref.target_type, [])]
+            kind = TYPE_NAMES[ref.target_type]
+            message = f"unknown {kind} '{ref.target_id}'{suggest(ref.target_id, known)}"
+            self.problems.append(Problem(entry.pos(ref.loc), message))
+
+    # ------------------------------------------------------------ lookups
+
+    @property
+    def site(self) -> Site:
+        """The site entry's model."""
+        model = self._by_type["site"][0].model
+        assert isinstance(model, Site)
+        return model
+
+    def get(self, entry_type: str, entry_id: str) -> Entry:
+        """The entry of that type and id (KeyError when absent)."""
+        entry: Entry = self.graph.nodes[f"{entry_type}:{entry_id}"]["entry"]
+        return entry
+
+    def entries(self, entry_type: str) -> list[Entry]:
+        """All entries of a type, ordered by id."""
+        return list(self._by_type.get(entry_type, []))
+
+    def counts(self) -> Counter[str]:
+        """Number of entries per type, plus 'core' for core dossiers."""
+        counts = Counter({t: len(es) for t, es in self._by_type.items()})
+        counts["core"] = sum(1 for e in self.entries("dossier") if getattr(e.model, "core", False))
+        return counts
+
+    # ------------------------------------------------------------ edges
+
+    def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
+        """Entries `entry` refers to (optionally by one relation), in reference order."""
+        found: dict[str, Entry] = {}
+        for _, target, key in self.graph.out_edges(entry.key, keys=True):
+            if relation is None or key[0] == relation:
+                found.setdefault(target, self.graph.nodes[target]["entry"])
+        return list(found.values())
+
+    def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
+        """Entries that refer to `entry`, ordered by type and id, each once."""
+        sources = {
+            source
+            for source, _ in self.graph.in_edges(entry.key)
+            if source_type is None or source.startswith(f"{source_type}:")
+        }
+        return [self.graph.nodes[s]["entry"] for s in sorted(sources)]
+
+    def relations(self, source: Entry, target: Entry) -> list[str]:
+        """The relations by which `source` refers to `target`."""
+        data = self.graph.get_edge_data(source.key, target.key) or {}
+        return sorted({key[0] for key in data})
+
+    def edges(self) -> list[tuple[str, str, str]]:
+        """Every (source, target, relation) edge once, sorted: for exports."""
+        unique = {(s, t, k[0]) for s, t, k in self.graph.edges(keys=True)}
+        return sorted(unique)
+
+    def in_degree(self, entry: Entry) -> int:
+        """Number of references that reach `entry`."""
+        return int(self.graph.in_degree(entry.key))
+
+    def program_members(self, program: Entry, entry_type: str) -> list[Entry]:
+        """Dossiers, claims or tensions that declare membership in `program`."""
+        return [
+            e for e in self.backlinks(program, entry_type) if "in-program" in self.relations(e, program)
+        ]
+
+    def with_label(self, label: Entry) -> list[Entry]:
+        """Claims carrying an evidence label."""
+        return self.backlinks(label, "claim")
+
+    def path_steps(self, path: Entry) -> list[tuple[PathStep, Entry | None]]:
+        """A reading path's steps in order, each with the entry it names, if any."""
+        named: dict[int, Entry] = {}
+        for _, target, key in self.graph.out_edges(path.key, keys=True):
+            relation, loc = key
+            if relation == "step":
+                named[loc[1]] = self.graph.nodes[target]["entry"]
+        model = path.model
+        assert isinstance(model, ReadingPath)
+        return [(step, named.get(i)) for i, step in enumerate(model.steps)]
+
+    def model(self, entry: Entry) -> Model:
+        """The entry's typed model (a convenience for templates)."""
+        return entry.model

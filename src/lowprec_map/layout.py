@@ -1,0 +1,86 @@
+"""The map view's layout, computed at build time so it is deterministic.
+
+A layered layout: one column per entry type, entries ordered within a column
+by the mean position of their neighbours in the columns already placed
+(the barycentre heuristic), which keeps related entries near each other and
+costs O(edges) per sweep instead of a force layout's O(n^2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .graph import MapGraph
+from .validate import Entry
+
+COLUMNS = ("program", "dossier", "claim", "tension", "failure_mode")
+COLUMN_GAP = 260
+ROW_GAP = 34
+MARGIN = 40
+SWEEPS = 4
+
+
+@dataclass(frozen=True)
+class PlacedNode:
+    entry: Entry
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    nodes: list[PlacedNode]
+    edges: list[tuple[PlacedNode, PlacedNode, str]]
+    width: int
+    height: int
+
+
+def layout_map(graph: MapGraph) -> MapLayout:
+    """Place every entry of the map's types and the edges between them."""
+    columns = [graph.entries(entry_type) for entry_type in COLUMNS]
+    neighbours = _neighbours(graph, {e.key for column in columns for e in column})
+    for _ in range(SWEEPS):
+        for index in range(1, len(columns)):
+            columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
+    placed: dict[str, PlacedNode] = {}
+    for col, column in enumerate(columns):
+        for row, entry in enumerate(column):
+            x = MARGIN + col * COLUMN_GAP
+            placed[entry.key] = PlacedNode(entry, x, MARGIN + row * ROW_GAP)
+    edges = [
+        (placed[source], placed[target], relation)
+        for source, target, relation in graph.edges()
+        if source in placed and target in placed and source != target
+    ]
+    tallest = max((len(c) for c in columns), default=1)
+    width = 2 * MARGIN + (len(COLUMNS) - 1) * COLUMN_GAP + 200
+    return MapLayout(list(placed.values()), edges, width, 2 * MARGIN + tallest * ROW_GAP)
+
+
+def _neighbours(graph: MapGraph, keys: set[str]) -> dict[str, set[str]]:
+    result: dict[str, set[str]] = {key: set() for key in keys}
+    for source, target, _ in graph.edges():
+        if source in keys and target in keys:
+            result[source].add(target)
+            result[target].add(source)
+    return result
+
+
+def _order_by_barycentre(
+    column: list[Entry], columns: list[list[Entry]], neighbours: dict[str, set[str]]
+) -> list[Entry]:
+    # Ranks are fractions of a column's height, so columns of different sizes compare.
+    rank = {
+        e.key: i / max(len(other) - 1, 1)
+        for other in columns
+        if other is not column
+        for i, e in enumerate(other)
+    }
+
+    def barycentre(item: tuple[int, Entry]) -> tuple[float, str]:
+        index, entry = item
+        ranks = [rank[n] for n in neighbours[entry.key] if n in rank]
+        fallback = index / max(len(column) - 1, 1)
+        return (sum(ranks) / len(ranks) if ranks else fallback, entry.id)
+
+    return [entry for _, entry in sorted(enumerate(column), key=barycentre)]

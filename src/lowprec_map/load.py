@@ -1,0 +1,317 @@
+"""Load: content files -> raw data plus the source position of every key and value.
+
+The loader knows the content layout (which file holds which entry type) and
+YAML, nothing about the schema. It never raises on bad input: each file either
+becomes a :class:`RawDoc` or yields :class:`Problem` values with a position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Problem, SourcePos, suggest
+
+# The C loader is several times faster; the pure-Python one behaves the same.
+SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+MAX_FILE_BYTES = 1_000_000
+MAX_NODES = 50_000  # bounds alias expansion ("billion laughs") per file
+
+# file name -> entry type, for the files that hold one special entry or a list.
+SINGLE_FILES = {"site.yaml": "site", "evidence.yaml": "evidence", "taxonomy.yaml": "taxonomy"}
+# folder -> (entry type, file suffix): one entry per file, file name = id.
+FOLDERS = {
+    "dossiers": ("dossier", ".yaml"),
+    "claims": ("claim", ".yaml"),
+    "tensions": ("tension", ".yaml"),
+    "failure_modes": ("failure_mode", ".yaml"),
+    "programs": ("program", ".yaml"),
+    "paths": ("path", ".yaml"),
+    "pages": ("page", ".md"),
+}
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass
+class Positions:
+    """Where each key and value of one document stands, by key path."""
+
+    path: Path
+    keys: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+    values: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+
+    def value(self, loc: Loc) -> SourcePos:
+        """Position of the value at `loc`, or of its nearest existing parent."""
+        return self._lookup(self.values, loc)
+
+    def key(self, loc: Loc) -> SourcePos:
+        """Position of the key at `loc` (falls back to the value's position)."""
+        if loc in self.keys:
+            return self._pos(self.keys[loc])
+        return self.value(loc)
+
+    def _lookup(self, table: dict[Loc, tuple[int, int]], loc: Loc) -> SourcePos:
+        for end in range(len(loc), -1, -1):
+            if loc[:end] in table:
+                return self._pos(table[loc[:end]])
+        return SourcePos(self.path)
+
+    def _pos(self, line_col: tuple[int, int]) -> SourcePos:
+        return SourcePos(self.path, *line_col)
+
+
+@dataclass
+class RawDoc:
+    """One content file, parsed but not yet validated."""
+
+    path: Path
+    kind: str
+    id: str
+    data: dict[str, Any]
+    positions: Positions
+    body: str = ""
+    body_line: int = 1
+
+
+@dataclass
+class LoadResult:
+    docs: list[RawDoc]
+    problems: list[Problem]
+
+
+def load_content(root: Path) -> LoadResult:
+    """Load every content file under `root`, collecting every problem."""
+    result = LoadResult([], [])
+    if not root.is_dir():
+        result.problems.append(Problem(SourcePos(root), "content folder not found"))
+        return result
+    for path, kind in _discover(root, result.problems):
+        doc = load_file(path, kind, result.problems)
+        if doc is not None:
+            result.docs.append(doc)
+    return result
+
+
+def _discover(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
+    """Map each file under `root` to its entry type; unexpected files are errors."""
+    found: list[tuple[Path, str]] = []
+    known = [*SINGLE_FILES, *FOLDERS]
+    for child in sorted(root.iterdir()):
+        if _ignored(child):
+            continue
+        if child.is_file() and child.name in SINGLE_FILES:
+            found.append((child, SINGLE_FILES[child.name]))
+        elif child.is_dir() and child.name in FOLDERS:
+            found.extend(_discover_folder(child, *FOLDERS[child.name], problems))
+        else:
+            message = f"unexpected {'folder' if child.is_dir() else 'file'} '{child.name}'"
+            problems.append(Problem(SourcePos(child), message + suggest(child.name, known)))
+    return found
+
+
+def _discover_folder(
+    folder: Path, kind: str, suffix: str, problems: list[Problem]
+) -> list[tuple[Path, str]]:
+    found = []
+    for path in sorted(folder.iterdir()):
+        if _ignored(path):
+            continue
+        if not path.is_file() or path.suffix != suffix:
+            problems.append(
+                Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/")
+            )
+        elif not SLUG.fullmatch(path.stem):
+            problems.append(
+                Problem(
+                    SourcePos(path),
+                    f"file name '{path.stem}' is not a valid id: use lowercase letters, "
+                    "digits and hyphens, starting with a letter or digit",
+                )
+            )
+        else:
+            found.append((path, kind))
+    return found
+
+
+def _ignored(path: Path) -> bool:
+    """Editor and OS litter: dotfiles, backups, swap files."""
+    return path.name.startswith(".") or path.name.endswith("~") or path.suffix == ".swp"
+
+
+def load_file(path: Path, kind: str, problems: list[Problem]) -> RawDoc | None:
+    """Parse one file into a RawDoc; on failure append problems and return None."""
+    text = _read_text(path, problems)
+    if text is None:
+        return None
+    body, body_line = "", 1
+    if kind == "page":
+        split = _split_front_matter(path, text, problems)
+        if split is None:
+            return None
+        text, body, body_line = split
+    line_offset = 1 if kind == "page" else 0
+    parsed = parse_yaml(path, text, problems, line_offset)
+    if parsed is None:
+        return None
+    data, positions = parsed
+    return RawDoc(path, kind, path.stem, data, positions, body, body_line)
+
+
+def _read_text(path: Path, problems: list[Problem]) -> str | None:
+    raw = path.read_bytes()
+    if len(raw) > MAX_FILE_BYTES:
+        problems.append(
+            Problem(SourcePos(path), f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
+        )
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        problems.append(
+            Problem(SourcePos(path, line, col), f"invalid UTF-8 (byte 0x{raw[exc.start]:02x})")
+        )
+        return None
+    return text.removeprefix("\ufeff")
+
+
+def _split_front_matter(
+    path: Path, text: str, problems: list[Problem]
+) -> tuple[str, str, int] | None:
+    """Split a Markdown page into (front matter, body, first body line)."""
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip() != "---":
+        problems.append(Problem(SourcePos(path), "a page must start with '---' front matter"))
+        return None
+    for number, line in enumerate(lines[1:], start=1):
+        if line.rstrip() == "---":
+            return "".join(lines[1:number]), "".join(lines[number + 1 :]), number + 2
+    problems.append(Problem(SourcePos(path), "front matter is not closed by a '---' line"))
+    return None
+
+
+def parse_yaml(
+    path: Path, text: str, problems: list[Problem], line_offset: int = 0
+) -> tuple[dict[str, Any], Positions] | None:
+    """Parse YAML text into a mapping and the positions of all its keys and values."""
+    tab = _indent_tab(text)
+    if tab is not None:
+        line, col = tab
+        problems.append(
+            Problem(SourcePos(path, line + line_offset, col), "tab in indentation; use spaces")
+        )
+        return None
+    try:
+        loader = SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        problems.append(_syntax_problem(path, exc, line_offset))
+        return None
+    except yaml.YAMLError as exc:  # errors without a mark, e.g. from the reader
+        problems.append(Problem(SourcePos(path), f"YAML error: {exc}"))
+        return None
+    if node is None:
+        problems.append(Problem(SourcePos(path, 1 + line_offset), "file is empty"))
+        return None
+    builder = _Builder(path, line_offset)
+    data = builder.build(node, ())
+    problems.extend(builder.problems)
+    if builder.problems:
+        return None
+    if not isinstance(data, dict):
+        pos = builder.positions.value(())
+        problems.append(Problem(pos, f"expected a mapping of fields, found {_kind(data)}"))
+        return None
+    return data, builder.positions
+
+
+def _indent_tab(text: str) -> tuple[int, int] | None:
+    for number, line in enumerate(text.splitlines(), start=1):
+        indent = len(line) - len(line.lstrip(" \t"))
+        if "\t" in line[:indent]:
+            return number, line.index("\t") + 1
+    return None
+
+
+def _syntax_problem(path: Path, exc: yaml.MarkedYAMLError, line_offset: int) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (1, 1)
+    what = " ".join(part for part in (exc.context, exc.problem) if part)
+    return Problem(SourcePos(path, line, col), f"YAML syntax error: {what}")
+
+
+def _kind(value: object) -> str:
+    names = {dict: "a mapping", list: "a list", str: "a string", type(None): "nothing"}
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
+class _Builder:
+    """Turns a composed YAML node tree into Python data, recording positions."""
+
+    def __init__(self, path: Path, line_offset: int) -> None:
+        self.positions = Positions(path)
+        self.problems: list[Problem] = []
+        self.line_offset = line_offset
+        self.nodes = 0
+        self.scalars = SafeLoader("")
+
+    def _mark(self, node: yaml.Node) -> tuple[int, int]:
+        return node.start_mark.line + 1 + self.line_offset, node.start_mark.column + 1
+
+    def build(self, node: yaml.Node, loc: Loc) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            if self.nodes == MAX_NODES + 1:
+                pos = SourcePos(self.positions.path, *self._mark(node))
+                self.problems.append(
+                    Problem(pos, f"more than {MAX_NODES} values (an alias bomb?)")
+                )
+            return None
+        self.positions.values[loc] = self._mark(node)
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, loc)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
+        return self._scalar(node)
+
+    def _scalar(self, node: yaml.Node) -> Any:
+        try:
+            return self.scalars.construct_object(node)
+        except yaml.YAMLError as exc:
+            pos = SourcePos(self.positions.path, *self._mark(node))
+            reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            self.problems.append(Problem(pos, f"bad value: {reason}"))
+            return None
+
+    def _mapping(self, node: yaml.MappingNode, loc: Loc) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key_pos = SourcePos(self.positions.path, *self._mark(key_node))
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.problems.append(Problem(key_pos, "merge keys ('<<') are not supported"))
+                continue
+            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key, str):
+                self.problems.append(Problem(key_pos, "keys must be plain strings"))
+                continue
+            if key in first_seen:
+                message = f"duplicate key '{key}' (first defined on line {first_seen[key]})"
+                self.problems.append(Problem(key_pos, message))
+                continue
+            first_seen[key] = key_pos.line
+            self.positions.keys[(*loc, key)] = (key_pos.line, key_pos.col)
+            result[key] = self.build(value_node, (*loc, key))
+        return result

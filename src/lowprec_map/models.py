@@ -1,0 +1,419 @@
+"""The content schema: one pydantic model per entry type.
+
+These models are the documentation of the YAML: every field carries a
+description, and `lowprec-map schema` turns them into JSON Schema. A field that
+refers to another entry is typed with :class:`RefTo`, which the linker reads to
+build the graph; nothing else needs to know which fields are references.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+
+
+@dataclass(frozen=True)
+class RefTo:
+    """Marks a field as a reference to an entry of `target` type via `relation`."""
+
+    target: str
+    relation: str
+
+
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=400)]
+Markdown = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+WebUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s/?#]+[^\s]*$", max_length=500)]
+ArxivId = Annotated[str, StringConstraints(pattern=r"^\d{4}\.\d{4,5}$")]
+# A locator says where in a source a statement stands, so a reader can check it.
+Locator = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(Abstract|Title page|TL;DR|Table|Tab\.|Figure|Fig\.|§|Section|Appendix|App\.|"
+        r"Eq\.|Algorithm|README|Blog|Docs)",
+        max_length=200,
+    ),
+]
+
+Cites = Annotated[Slug, RefTo("dossier", "cites")]
+RelatesTo = Annotated[Slug, RefTo("dossier", "relates-to")]
+HasSide = Annotated[Slug, RefTo("dossier", "side")]
+LabelledAs = Annotated[Slug, RefTo("evidence", "labelled")]
+ConflictsWith = Annotated[Slug, RefTo("claim", "conflicts-with")]
+SettledBy = Annotated[Slug, RefTo("claim", "settled-by")]
+AboutClaim = Annotated[Slug, RefTo("claim", "about")]
+InProgram = Annotated[Slug, RefTo("program", "in-program")]
+Perturbs = Annotated[Slug, RefTo("perturbation", "perturbs")]
+InGroup = Annotated[Slug, RefTo("group", "in-group")]
+
+Tensor = Literal[
+    "weights", "activations", "kv-cache", "attention", "logits", "router", "ratio",
+    "gradients", "optimizer-state", "master-weights", "lora-adapters",
+]  # fmt: skip
+NumberFormat = Literal[
+    "fp32", "bf16", "fp16", "fp8", "fp8-e4m3", "fp8-e5m2", "mxfp8",
+    "int8", "int4", "nvfp4", "mxfp4", "nf4", "low-bit",
+]  # fmt: skip
+
+
+class Model(BaseModel):
+    """Strict base: unknown fields are errors, values are never coerced silently."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# ---------------------------------------------------------------- site.yaml
+
+
+class ResearchQuestion(Model):
+    key: Annotated[str, StringConstraints(pattern=r"^[A-Z]$")] = Field(
+        description="One capital letter: A, B, ..."
+    )
+    question: Text = Field(description="The research question, ending in '?'.")
+
+
+class LoopStage(Model):
+    id: Slug = Field(description="Slug naming the stage, unique within the loop.")
+    title: Text = Field(description="Short stage name, e.g. 'rollout speed'.")
+    detail: Text = Field(description="How numerical error enters or acts at this stage.")
+
+
+class FeedbackLoop(Model):
+    stages: list[LoopStage] = Field(
+        min_length=3, description="The stages in loop order; the last feeds the first."
+    )
+    closing: Markdown = Field(description="Why the loop makes error part of the data.")
+
+
+class SectionText(Model):
+    label: Text = Field(description="Short section name shown after the number, e.g. 'The thesis'.")
+    heading: Text = Field(description="The section's headline.")
+    lede: Text | None = Field(default=None, description="One line under the headline.")
+
+
+class LandingSections(Model):
+    thesis: SectionText = Field(description="01: thesis and research questions.")
+    loop: SectionText = Field(description="02: the feedback loop.")
+    tensions: SectionText = Field(description="03: productive tensions.")
+    taxonomy: SectionText = Field(description="04: operational taxonomy.")
+    dossiers: SectionText = Field(description="05: paper dossiers.")
+    claims: SectionText = Field(description="06: claim ledger.")
+    failure: SectionText = Field(description="07: the featured failure loop.")
+    programs: SectionText = Field(description="08: research programs.")
+    paths: SectionText = Field(description="09: reading paths.")
+
+
+class Thesis(Model):
+    title: Text = Field(description="The thesis in one line.")
+    body: Markdown = Field(description="What the thesis says, in a paragraph.")
+
+
+class Site(Model):
+    """content/site.yaml: the map's frame and the landing page's words."""
+
+    title: Text = Field(description="Site title, e.g. 'Low-Precision RL'.")
+    eyebrow: Text = Field(description="Line above the question, e.g. 'Living research map'.")
+    question: Text = Field(description="The question the whole map answers.")
+    lede: Markdown = Field(description="The paragraph under the question.")
+    description: Text = Field(description="One-sentence description for metadata and feeds.")
+    thesis: Thesis = Field(description="The thesis (section 01).")
+    research_questions: list[ResearchQuestion] = Field(
+        min_length=1, description="Research questions A, B, ..."
+    )
+    loop: FeedbackLoop = Field(description="The feedback loop (section 02).")
+    sections: LandingSections = Field(description="Labels and headings of sections 01-09.")
+    repository: WebUrl = Field(description="The source repository's URL.")
+    base_url: WebUrl | None = Field(
+        default=None, description="Published root URL, for absolute links in feeds and sitemaps."
+    )
+
+
+# ---------------------------------------------------------------- evidence.yaml
+
+
+class EvidenceLabel(Model):
+    id: Slug = Field(description="The label's id, used by claims' `label`.")
+    name: Text = Field(description="Display name.")
+    meaning: Text = Field(description="What a claim with this label asserts about its evidence.")
+    how_to_earn: Text = Field(description="What a claim must show to carry the label.")
+    min_independent_sources: int = Field(
+        default=1, ge=0, le=10,
+        description="Fewest cited dossiers, pairwise sharing no author, the label needs.",
+    )  # fmt: skip
+    requires_conflict: bool = Field(
+        default=False, description="True when a claim with this label must name a conflict."
+    )
+
+
+class EvidenceFile(Model):
+    """content/evidence.yaml: the epistemic labels claims carry."""
+
+    labels: list[EvidenceLabel] = Field(min_length=1, description="The labels, in display order.")
+
+
+# ---------------------------------------------------------------- taxonomy.yaml
+
+
+class PerturbationGroup(Model):
+    id: Slug = Field(description="The group's id.")
+    name: Text = Field(description="Display name, e.g. 'Dense computation'.")
+    description: Text = Field(description="Why these perturbations belong together.")
+
+
+class Perturbation(Model):
+    id: Slug = Field(description="The perturbation's id, used by `perturbs` fields.")
+    name: Text = Field(description="Display name, e.g. 'KV cache'.")
+    group: InGroup = Field(description="The group id this perturbation belongs to.")
+    description: Text = Field(description="What is approximated, and where.")
+
+
+class TaxonomyFile(Model):
+    """content/taxonomy.yaml: the operational taxonomy of what a method perturbs."""
+
+    groups: list[PerturbationGroup] = Field(min_length=1, description="Groups, in display order.")
+    perturbations: list[Perturbation] = Field(
+        min_length=1, description="Perturbations, in display order."
+    )
+
+
+# ---------------------------------------------------------------- dossiers/
+
+
+class Regime(Model):
+    models: list[Text] = Field(min_length=1, description="Models trained, e.g. 'Qwen3-8B-Base'.")
+    algorithms: list[Text] = Field(min_length=1, description="RL algorithms, e.g. 'GRPO'.")
+    tasks: list[Text] = Field(min_length=1, description="Training and evaluation tasks.")
+    lengths: Text | None = Field(default=None, description="Rollout / response lengths.")
+    framework: Text | None = Field(default=None, description="Trainer and rollout engine.")
+    hardware: Text | None = Field(default=None, description="Accelerators used.")
+
+
+class NumericalStep(Model):
+    tensor: Tensor = Field(description="Which tensor or quantity.")
+    where: Literal["rollout", "trainer", "both"] = Field(
+        description="Rollout engine, trainer, or the same format on both."
+    )
+    format: NumberFormat = Field(description="Number format it is held or computed in.")
+    detail: Text | None = Field(default=None, description="Granularity, scales, caveats.")
+
+
+class Relation(Model):
+    kind: Literal["extends", "challenges", "replicates", "complements", "precedes"] = Field(
+        description="How this work relates to the other."
+    )
+    dossier: RelatesTo = Field(description="The other dossier's id.")
+    note: Text = Field(description="The relation in one sentence.")
+
+
+class Dossier(Model):
+    """content/dossiers/<id>.yaml: one paper (or report) as evidence."""
+
+    title: Text = Field(description="Exact title of the work.")
+    short_name: Annotated[str, StringConstraints(min_length=1, max_length=40)] = Field(
+        description="Name used on cards and in tensions, e.g. 'QeRL'."
+    )
+    authors: list[Text] = Field(min_length=1, description="Authors in the order of the work.")
+    date: datetime.date = Field(description="First public version (YYYY-MM-DD).")
+    venue: Text | None = Field(default=None, description="Venue, when published at one.")
+    kind: Literal["paper", "blog", "docs", "report"] = Field(description="What the work is.")
+    read: Literal["full-text", "abstract", "partial"] = Field(
+        description="How much of the work the map's editors have checked against the source."
+    )
+    arxiv: ArxivId | None = Field(default=None, description="arXiv id, e.g. '2510.11696'.")
+    url: WebUrl = Field(description="Canonical URL of the work.")
+    code: WebUrl | None = Field(default=None, description="Code repository URL.")
+    core: bool = Field(default=False, description="True for the map's core dossiers.")
+    summary: Text = Field(description="One sentence for cards.")
+    programs: list[InProgram] = Field(default=[], description="Research program ids.")
+    perturbs: list[Perturbs] = Field(min_length=1, description="Perturbation ids.")
+    regime: Regime = Field(description="Where the results hold.")
+    result: Markdown = Field(description="Main results with exact numbers and locators.")
+    limitation: Markdown = Field(description="What the work does not show.")
+    numerical_path: list[NumericalStep] = Field(
+        min_length=1, description="Which tensor is in which format, on which side."
+    )
+    relations: list[Relation] = Field(default=[], description="Relations to other dossiers.")
+
+
+# ---------------------------------------------------------------- claims/
+
+
+class Source(Model):
+    dossier: Cites = Field(description="The dossier the evidence comes from.")
+    locator: Locator = Field(description="Exact place: 'Table 2', 'Fig. 4', '§5.1', 'Abstract'.")
+    note: Text | None = Field(default=None, description="What exactly this source shows.")
+
+
+class Claim(Model):
+    """content/claims/<id>.yaml: one atomic, checkable statement."""
+
+    statement: Text = Field(description="The claim, checkable against its sources.")
+    label: LabelledAs = Field(description="Evidence label id (see evidence.yaml).")
+    sources: list[Source] = Field(default=[], description="Sources with exact locators.")
+    scope: Text | None = Field(default=None, description="The regime the claim holds in.")
+    conflicts_with: list[ConflictsWith] = Field(
+        default=[], description="Claims this one conflicts with (must be mutual)."
+    )
+    programs: list[InProgram] = Field(default=[], description="Research program ids.")
+    perturbs: list[Perturbs] = Field(default=[], description="Perturbation ids.")
+    note: Markdown | None = Field(default=None, description="Caveats, arithmetic, context.")
+
+
+# ---------------------------------------------------------------- tensions/
+
+
+class Side(Model):
+    dossier: HasSide = Field(description="The dossier on this side.")
+    position: Text = Field(description="What this side reports.")
+
+
+class Tension(Model):
+    """content/tensions/<id>.yaml: two works that pull against each other."""
+
+    title: Text = Field(description="The question in dispute, e.g. 'Entropy: exploration or failure?'.")
+    kind: Literal["versus", "progression"] = Field(
+        description="'versus': the sides disagree; 'progression': the later one qualifies the first."
+    )
+    sides: list[Side] = Field(min_length=2, max_length=2, description="Exactly two sides.")
+    summary: Markdown = Field(description="The tension in a short paragraph.")
+    boundary_candidates: list[Text] = Field(
+        default=[], description="Variables that may separate the two results."
+    )
+    missing_variable: Text | None = Field(
+        default=None, description="The variable neither side controls."
+    )
+    claims: list[AboutClaim] = Field(default=[], description="Claims at stake.")
+    programs: list[InProgram] = Field(default=[], description="Programs that could settle it.")
+
+    @model_validator(mode="after")
+    def _needs_a_boundary(self) -> Tension:
+        if not self.boundary_candidates and self.missing_variable is None:
+            raise ValueError("give boundary_candidates or a missing_variable")
+        return self
+
+
+# ---------------------------------------------------------------- failure_modes/
+
+
+class ChainStep(Model):
+    title: Text = Field(description="The step in a few words.")
+    detail: Text = Field(description="What happens at this step.")
+
+
+class Mitigation(Model):
+    title: Text = Field(description="The mitigation's name.")
+    detail: Text = Field(description="What it does and what it costs.")
+    dossier: Cites | None = Field(default=None, description="Where it is proposed or tested.")
+
+
+class FailureMode(Model):
+    """content/failure_modes/<id>.yaml: a named mechanism as an ordered chain."""
+
+    title: Text = Field(description="The failure mode's name.")
+    summary: Text = Field(description="The mechanism in one sentence.")
+    featured: bool = Field(default=False, description="Shown on the landing page (exactly one).")
+    steps: list[ChainStep] = Field(min_length=2, description="The causal chain, in order.")
+    sources: list[Source] = Field(min_length=1, description="Where the mechanism is documented.")
+    mitigations: list[Mitigation] = Field(default=[], description="Known mitigations.")
+    perturbs: list[Perturbs] = Field(default=[], description="Perturbation ids involved.")
+    claims: list[AboutClaim] = Field(default=[], description="Claims that bear on it.")
+
+
+# ---------------------------------------------------------------- programs/
+
+
+class Program(Model):
+    """content/programs/<id>.yaml: a question that can become an experiment."""
+
+    title: Text = Field(description="The program's name.")
+    question: Text = Field(description="The research question.")
+    test: Markdown = Field(description="The discriminating experiment.")
+    prediction: Text = Field(description="A falsifiable prediction.")
+    status: Literal["open", "supported", "refuted"] = Field(description="The prediction's status.")
+    evidence: list[SettledBy] = Field(
+        default=[], description="Claims that support or refute the prediction."
+    )
+    status_note: Text | None = Field(default=None, description="Why the status is what it is.")
+
+    @model_validator(mode="after")
+    def _settled_needs_evidence(self) -> Program:
+        if self.status != "open" and not self.evidence:
+            raise ValueError(f"a '{self.status}' prediction must list the evidence claims")
+        return self
+
+
+# ---------------------------------------------------------------- paths/
+
+
+class PathStep(Model):
+    stage: Text | None = Field(default=None, description="A stage label, e.g. 'failure'.")
+    dossier: Annotated[Slug, RefTo("dossier", "step")] | None = Field(
+        default=None, description="A dossier id."
+    )
+    claim: Annotated[Slug, RefTo("claim", "step")] | None = Field(
+        default=None, description="A claim id."
+    )
+    tension: Annotated[Slug, RefTo("tension", "step")] | None = Field(
+        default=None, description="A tension id."
+    )
+    failure_mode: Annotated[Slug, RefTo("failure_mode", "step")] | None = Field(
+        default=None, description="A failure mode id."
+    )
+    program: Annotated[Slug, RefTo("program", "step")] | None = Field(
+        default=None, description="A research program id."
+    )
+    page: Annotated[Slug, RefTo("page", "step")] | None = Field(
+        default=None, description="A page id."
+    )
+    note: Text | None = Field(default=None, description="Why this step, what to look for.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> PathStep:
+        targets = [self.dossier, self.claim, self.tension, self.failure_mode, self.program]
+        named = sum(t is not None for t in [*targets, self.page])
+        if named > 1:
+            raise ValueError("a step names at most one entry")
+        if named == 0 and self.stage is None:
+            raise ValueError("a step names an entry or a stage")
+        return self
+
+
+class ReadingPath(Model):
+    """content/paths/<id>.yaml: an ordered way into the map."""
+
+    title: Text = Field(description="The question the path answers.")
+    order: int = Field(ge=1, le=99, description="Position among reading paths (1, 2, ...).")
+    summary: Text = Field(description="What the reader will understand at the end.")
+    steps: list[PathStep] = Field(min_length=2, description="The steps, in reading order.")
+
+
+# ---------------------------------------------------------------- pages/
+
+
+class Page(Model):
+    """content/pages/<id>.md front matter; the Markdown body follows it."""
+
+    title: Text = Field(description="Page title.")
+    description: Text = Field(description="One sentence for metadata and cards.")
+    order: int = Field(default=50, ge=1, le=99, description="Position in the footer navigation.")
+
+
+ENTRY_MODELS: dict[str, type[Model]] = {
+    "site": Site,
+    "evidence": EvidenceLabel,
+    "group": PerturbationGroup,
+    "perturbation": Perturbation,
+    "dossier": Dossier,
+    "claim": Claim,
+    "tension": Tension,
+    "failure_mode": FailureMode,
+    "program": Program,
+    "path": ReadingPath,
+    "page": Page,
+}
+"""Entry type -> model. The folder/file layout lives in `load.py`."""

@@ -1,0 +1,163 @@
+"""The page plan: every page of the site, its URL, template and typed context.
+
+Each `_..._pages` function documents one page type's context. The plan is
+computed from the graph alone, before anything is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from .graph import MapGraph
+from .layout import layout_map
+from .models import Claim, Dossier, FailureMode, Page, Perturbation, ReadingPath
+from .urls import TYPE_FOLDERS, entry_url
+from .validate import Entry
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One HTML page to render: where it goes, with which template and context."""
+
+    url: str
+    template: str
+    title: str
+    description: str
+    context: Mapping[str, object] = field(default_factory=dict)
+
+
+def plan_pages(graph: MapGraph) -> list[PageSpec]:
+    """Every HTML page of the site, in a stable order."""
+    pages = [_landing(graph), _map_page(graph), *_listing_pages(graph)]
+    pages.extend(_entry_pages(graph))
+    pages.extend(_label_pages(graph))
+    pages.append(PageSpec("404.html", "404.html", "Page not found", "This page does not exist."))
+    return pages
+
+
+def sorted_dossiers(graph: MapGraph) -> list[Entry]:
+    """Core dossiers first, then by date and id."""
+
+    def key(entry: Entry) -> tuple[bool, str, str]:
+        assert isinstance(entry.model, Dossier)
+        return (not entry.model.core, entry.model.date.isoformat(), entry.id)
+
+    return sorted(graph.entries("dossier"), key=key)
+
+
+def sorted_paths(graph: MapGraph) -> list[Entry]:
+    """Reading paths by their `order`."""
+    return sorted(graph.entries("path"), key=lambda e: (_order(e), e.id))
+
+
+def _order(entry: Entry) -> int:
+    assert isinstance(entry.model, ReadingPath | Page)
+    return entry.model.order
+
+
+def featured_failure_mode(graph: MapGraph) -> Entry | None:
+    """The one failure mode with `featured: true`, if any."""
+    featured = [
+        e for e in graph.entries("failure_mode")
+        if isinstance(e.model, FailureMode) and e.model.featured
+    ]  # fmt: skip
+    return featured[0] if featured else None
+
+
+def taxonomy(graph: MapGraph) -> list[tuple[Entry, list[tuple[Entry, list[Entry]]]]]:
+    """Groups -> perturbations -> the dossiers that perturb each, in display order."""
+    dossier_order = {e.key: i for i, e in enumerate(sorted_dossiers(graph))}
+    result = []
+    for group in graph.entries("group"):
+        members = []
+        for perturbation in graph.backlinks(group, "perturbation"):
+            assert isinstance(perturbation.model, Perturbation)
+            dossiers = sorted(graph.backlinks(perturbation, "dossier"),
+                              key=lambda d: dossier_order[d.key])  # fmt: skip
+            members.append((perturbation, dossiers))
+        result.append((group, members))
+    return result
+
+
+def _landing(graph: MapGraph) -> PageSpec:
+    """Context: dossiers, claims, labels, taxonomy, tensions, featured, programs, paths."""
+    site = graph.site
+    context = {
+        "dossiers": sorted_dossiers(graph),
+        "claims": graph.entries("claim"),
+        "labels": graph.entries("evidence"),
+        "taxonomy": taxonomy(graph),
+        "tensions": graph.entries("tension"),
+        "featured": featured_failure_mode(graph),
+        "programs": graph.entries("program"),
+        "paths": sorted_paths(graph),
+    }
+    return PageSpec("", "index.html", site.title, site.description, context)
+
+
+def _map_page(graph: MapGraph) -> PageSpec:
+    """Context: `layout`, the build-time layout of the graph."""
+    return PageSpec(
+        "map/", "map.html", "The map",
+        "Papers, claims, tensions, programs and failure modes, and how they connect.",
+        {"layout": layout_map(graph)},
+    )  # fmt: skip
+
+
+def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
+    """One index page per entry type; context: `entries` (+ extras per type)."""
+    yield PageSpec("dossiers/", "dossiers.html", "Paper dossiers",
+                   "Every paper on the map, with its numerical path side by side.",
+                   {"entries": sorted_dossiers(graph), "taxonomy": taxonomy(graph)})  # fmt: skip
+    yield _ledger(graph, None)
+    listings = {
+        "tension": ("Productive tensions", "Pairs of works whose results pull apart."),
+        "failure_mode": ("Failure modes", "Mechanisms by which low precision breaks RL."),
+        "program": ("Research programs", "Questions that can become experiments."),
+        "path": ("Reading paths", "Ordered ways into the map."),
+    }
+    for entry_type, (title, description) in listings.items():
+        entries = sorted_paths(graph) if entry_type == "path" else graph.entries(entry_type)
+        yield PageSpec(f"{TYPE_FOLDERS[entry_type]}/", "listing.html", title, description,
+                       {"entries": entries, "entry_type": entry_type})  # fmt: skip
+
+
+def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
+    """The claim ledger, whole or for one evidence label; context: claims, labels, label."""
+    claims = graph.entries("claim") if label is None else graph.with_label(label)
+    if label is None:
+        return PageSpec("claims/", "claims.html", "Claim ledger",
+                        "Every indexed claim with its sources, locators and evidence label.",
+                        {"claims": claims, "labels": graph.entries("evidence"), "label": None})  # fmt: skip
+    name = getattr(label.model, "name", label.id)
+    return PageSpec(entry_url(label), "claims.html", f"Claims labelled {name}",
+                    getattr(label.model, "meaning", ""),
+                    {"claims": claims, "labels": graph.entries("evidence"), "label": label})  # fmt: skip
+
+
+def _label_pages(graph: MapGraph) -> Iterator[PageSpec]:
+    for label in graph.entries("evidence"):
+        yield _ledger(graph, label)
+
+
+def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
+    """One page per entry; context: `entry`, `model`, `backlinks`."""
+    for entry_type in (*TYPE_FOLDERS, "page"):
+        for entry in graph.entries(entry_type):
+            model = entry.model
+            title = getattr(model, "title", entry.id)
+            description = _description(entry)
+            context = {"entry": entry, "model": model, "backlinks": graph.backlinks(entry)}
+            yield PageSpec(entry_url(entry), f"{entry_type}.html", title, description, context)
+
+
+def _description(entry: Entry) -> str:
+    model = entry.model
+    if isinstance(model, Claim):
+        return model.statement
+    for name in ("summary", "description", "question"):
+        value = getattr(model, name, None)
+        if isinstance(value, str):
+            return value
+    return ""

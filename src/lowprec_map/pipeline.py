@@ -1,0 +1,112 @@
+"""The build, stage by stage: load -> validate -> link -> check rules -> render -> write.
+
+`check` runs the stages that read content; `build` adds rendering and the
+atomic write. Both are shared by the CLI and the dev server.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from .data import map_json
+from .errors import ContentError, Problem, Severity, SourcePos
+from .graph import MapGraph
+from .load import load_content
+from .pages import plan_pages
+from .render import Renderer
+from .rules import check_rules
+from .urls import output_file
+from .validate import validate_docs
+from .write import check_output_dir, publish
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where a site's content, templates and static assets live."""
+
+    content: Path
+    templates: Path
+    static: Path
+
+    @classmethod
+    def beside(cls, content: Path) -> Project:
+        """The usual layout: templates/ and static/ next to content/."""
+        return cls(content, content.parent / "templates", content.parent / "static")
+
+
+@dataclass
+class CheckResult:
+    graph: MapGraph
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    counts: Counter[str]
+    pages: int
+    files: int
+    seconds: float
+    warnings: list[Problem]
+
+
+def check(content: Path) -> CheckResult:
+    """Load, validate, link and check rules; every problem from every stage."""
+    loaded = load_content(content)
+    validated = validate_docs(loaded.docs, content)
+    problems = [*loaded.problems, *validated.problems]
+    graph = MapGraph(validated.entries)
+    problems.extend(graph.problems)
+    problems.extend(check_rules(graph))
+    return CheckResult(graph, sorted(problems))
+
+
+def render_site(graph: MapGraph, project: Project) -> dict[str, bytes]:
+    """Every output file in memory: pages, data and static assets."""
+    renderer = Renderer(graph, project.templates, project.static)
+    files: dict[str, bytes] = {}
+    for spec in plan_pages(graph):
+        files[output_file(spec.url)] = renderer.render(spec)
+    files["data/map.json"] = map_json(graph)
+    for asset in sorted(project.static.rglob("*")):
+        if asset.is_file() and not asset.name.startswith("."):
+            files[f"static/{asset.relative_to(project.static).as_posix()}"] = asset.read_bytes()
+    return files
+
+
+def build(project: Project, out: Path, strict: bool = False) -> BuildReport:
+    """Check, render and publish; raises ContentError and leaves `out` untouched on error."""
+    started = time.perf_counter()
+    check_output_dir(out, [project.content, project.templates, project.static, Path.cwd()])
+    result = check(project.content)
+    blocking = result.problems if strict else result.errors
+    if blocking:
+        raise ContentError(result.problems)
+    try:
+        files = render_site(result.graph, project)
+    except jinja2.TemplateError as exc:
+        raise ContentError([_template_problem(exc, project.templates)]) from exc
+    publish(files, out)
+    pages = sum(1 for name in files if name.endswith(".html"))
+    elapsed = time.perf_counter() - started
+    return BuildReport(result.graph.counts(), pages, len(files), elapsed, result.warnings)
+
+
+def _template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
+        return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return Problem(SourcePos(templates / exc.name), "template not found")
+    return Problem(SourcePos(templates), f"template error: {exc}")

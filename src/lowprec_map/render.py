@@ -1,0 +1,101 @@
+"""Render: planned pages -> bytes in memory, with Jinja and markdown-it-py.
+
+Content is data, never code: Markdown renders with raw HTML off and only
+http(s) or relative link targets, math becomes MathML at build time, and Jinja
+autoescapes with StrictUndefined so a template typo fails the build.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from latex2mathml.converter import convert as latex_to_mathml
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from .graph import TYPE_NAMES, MapGraph
+from .pages import PageSpec
+from .urls import asset_url, entry_url, is_safe_link, output_file, relative
+from .validate import Entry
+
+STATIC_ASSETS = ("style.css", "map.js")
+
+
+def make_markdown() -> MarkdownIt:
+    """CommonMark plus tables and $math$, with raw HTML and unsafe links off."""
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True})
+    md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.use(dollarmath_plugin, allow_digits=False, allow_space=False, renderer=_math)
+    md.validateLink = is_safe_link  # type: ignore[method-assign]
+    return md
+
+
+def _math(tex: str, options: dict[str, Any]) -> str:
+    display = "block" if options.get("display_mode") else "inline"
+    try:
+        return str(latex_to_mathml(tex, display=display))
+    except Exception:  # latex2mathml raises many types; show the source instead
+        return f'<code class="math-source">{html.escape(tex)}</code>'
+
+
+class Renderer:
+    """Holds the Jinja environment and Markdown parser for one build."""
+
+    def __init__(self, graph: MapGraph, templates: Path, static: Path) -> None:
+        self.graph = graph
+        self.markdown = make_markdown()
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(templates),
+            autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(
+            md=self._block_markdown,
+            md_inline=self._inline_markdown,
+            url=_url_filter,
+            human_date=_human_date,
+            tojson_sorted=_json,
+        )
+        self.env.globals.update(
+            graph=graph,
+            site=graph.site,
+            counts=graph.counts(),
+            type_name=lambda t: TYPE_NAMES.get(t, t),
+            assets={name: asset_url(static, name) for name in STATIC_ASSETS},
+            nav_pages=sorted(graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)),
+        )
+
+    def render(self, spec: PageSpec) -> bytes:
+        """Render one planned page to bytes."""
+        template = self.env.get_template(spec.template)
+        text = template.render(page=spec, page_file=output_file(spec.url), **spec.context)
+        return text.encode("utf-8")
+
+    def _block_markdown(self, text: str | None) -> str:
+        return jinja2.utils.markupsafe.Markup(self.markdown.render(text or ""))  # type: ignore[no-any-return]
+
+    def _inline_markdown(self, text: str | None) -> str:
+        return jinja2.utils.markupsafe.Markup(self.markdown.renderInline(text or ""))  # type: ignore[no-any-return]
+
+
+@jinja2.pass_context
+def _url_filter(context: jinja2.runtime.Context, target: Entry | str) -> str:
+    """Relative link from the page being rendered to an entry or a site URL."""
+    url = entry_url(target) if isinstance(target, Entry) else target
+    return relative(str(context["page_file"]), url)
+
+
+def _human_date(value: datetime.date) -> str:
+    return f"{value.day} {value.strftime('%b %Y')}"
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,169 @@
+"""Integrity rules across entries, checked on the linked graph.
+
+These are the map's own standards of evidence (a 'replicated' claim needs two
+independent sources, conflicts are mutual, ...). They run after linking and
+report in the same `path:line:col: message` form as every other stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import combinations
+
+from .errors import Problem, Severity, SourcePos
+from .graph import MapGraph
+from .models import Claim, Dossier, EvidenceLabel, FailureMode, ReadingPath, Tension
+from .validate import Entry
+
+# Top-level URL segments the generator owns; a page id must not take one.
+RESERVED_PAGE_IDS = frozenset(
+    {"claims", "dossiers", "tensions", "failure-modes", "programs", "paths", "map",
+     "data", "static", "labels", "search", "404"}
+)  # fmt: skip
+
+# Entries of these types are expected to be referenced; unreferenced ones are orphans.
+EXPECTED_REFERENCED = ("dossier", "evidence", "perturbation", "program", "group")
+
+Rule = Callable[[MapGraph], Iterator[Problem]]
+
+
+def check_rules(graph: MapGraph) -> list[Problem]:
+    """Run every integrity rule; warnings carry Severity.WARNING."""
+    rules: list[Rule] = [
+        _label_requirements,
+        _conflicts_mutual,
+        _tension_sides_differ,
+        _dossiers_unique,
+        _one_featured_failure_mode,
+        _path_orders_unique,
+        _page_ids_free,
+        _orphans,
+    ]
+    return [problem for rule in rules for problem in rule(graph)]
+
+
+def _claims(graph: MapGraph) -> Iterator[tuple[Entry, Claim]]:
+    for entry in graph.entries("claim"):
+        assert isinstance(entry.model, Claim)
+        yield entry, entry.model
+
+
+def _label_requirements(graph: MapGraph) -> Iterator[Problem]:
+    labels = {e.id: e.model for e in graph.entries("evidence")}
+    for entry, claim in _claims(graph):
+        label = labels.get(claim.label)
+        if not isinstance(label, EvidenceLabel):
+            continue  # unknown label: reported by the linker
+        dossiers = [graph.get("dossier", s.dossier) for s in claim.sources
+                    if f"dossier:{s.dossier}" in graph.graph]  # fmt: skip
+        independent = _independent_count(dossiers)
+        if independent < label.min_independent_sources:
+            yield Problem(
+                entry.pos(("label",)),
+                f"a '{label.id}' claim needs at least {label.min_independent_sources} "
+                f"independent source dossier(s) (sharing no author); it has {independent}",
+            )
+        if label.requires_conflict and not claim.conflicts_with:
+            yield Problem(
+                entry.pos(("label",)),
+                f"a '{label.id}' claim must name the claim(s) it conflicts with "
+                "in conflicts_with",
+            )
+
+
+def _independent_count(dossiers: list[Entry]) -> int:
+    """Size of a greedy set of dossiers that pairwise share no author."""
+    chosen: list[set[str]] = []
+    for entry in sorted({d.id: d for d in dossiers}.values(), key=lambda d: d.id):
+        assert isinstance(entry.model, Dossier)
+        authors = {a.casefold() for a in entry.model.authors}
+        if all(not (authors & other) for other in chosen):
+            chosen.append(authors)
+    return len(chosen)
+
+
+def _conflicts_mutual(graph: MapGraph) -> Iterator[Problem]:
+    claims = dict((e.id, (e, c)) for e, c in _claims(graph))
+    for entry, claim in claims.values():
+        for index, other_id in enumerate(claim.conflicts_with):
+            pos = entry.pos(("conflicts_with", index))
+            if other_id == entry.id:
+                yield Problem(pos, "a claim cannot conflict with itself")
+            elif other_id in claims and entry.id not in claims[other_id][1].conflicts_with:
+                yield Problem(
+                    pos,
+                    f"conflicts must be mutual: add '{entry.id}' to the conflicts_with "
+                    f"of claim '{other_id}'",
+                )
+
+
+def _tension_sides_differ(graph: MapGraph) -> Iterator[Problem]:
+    for entry in graph.entries("tension"):
+        assert isinstance(entry.model, Tension)
+        first, second = entry.model.sides
+        if first.dossier == second.dossier:
+            yield Problem(entry.pos(("sides", 1, "dossier")), "a tension's two sides must differ")
+
+
+def _dossiers_unique(graph: MapGraph) -> Iterator[Problem]:
+    seen: dict[tuple[str, str], Entry] = {}
+    for entry in graph.entries("dossier"):
+        assert isinstance(entry.model, Dossier)
+        keys = [("title", " ".join(entry.model.title.casefold().split()))]
+        if entry.model.arxiv:
+            keys.append(("arxiv", entry.model.arxiv))
+        for field, value in keys:
+            if (field, value) in seen:
+                other = seen[(field, value)]
+                yield Problem(
+                    entry.pos((field,)),
+                    f"dossier '{other.id}' has the same {field}; one work, one dossier",
+                )
+            else:
+                seen[(field, value)] = entry
+
+
+def _one_featured_failure_mode(graph: MapGraph) -> Iterator[Problem]:
+    entries = graph.entries("failure_mode")
+    featured = [e for e in entries if isinstance(e.model, FailureMode) and e.model.featured]
+    for extra in featured[1:]:
+        yield Problem(
+            extra.pos(("featured",)),
+            f"only one failure mode can be featured; '{featured[0].id}' already is",
+        )
+    if entries and not featured:
+        yield Problem(SourcePos(entries[0].path.parent), "no failure mode is featured: "
+                      "set 'featured: true' on one")  # fmt: skip
+
+
+def _path_orders_unique(graph: MapGraph) -> Iterator[Problem]:
+    seen: dict[int, str] = {}
+    for entry in graph.entries("path"):
+        assert isinstance(entry.model, ReadingPath)
+        order = entry.model.order
+        if order in seen:
+            yield Problem(entry.pos(("order",)), f"order {order} is taken by path '{seen[order]}'")
+        seen.setdefault(order, entry.id)
+
+
+def _page_ids_free(graph: MapGraph) -> Iterator[Problem]:
+    for entry in graph.entries("page"):
+        if entry.id in RESERVED_PAGE_IDS:
+            yield Problem(SourcePos(entry.path), f"page id '{entry.id}' is reserved for the site")
+
+
+def _orphans(graph: MapGraph) -> Iterator[Problem]:
+    for entry_type in EXPECTED_REFERENCED:
+        for entry in graph.entries(entry_type):
+            if graph.in_degree(entry) == 0:
+                yield Problem(
+                    entry.pos(),
+                    f"{entry_type.replace('_', ' ')} '{entry.id}' is not referenced "
+                    "by any other entry",
+                    Severity.WARNING,
+                )
+
+
+def pairs(items: list[str]) -> list[tuple[str, str]]:
+    """All unordered pairs, for tests of symmetric rules."""
+    return list(combinations(items, 2))

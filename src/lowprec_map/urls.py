@@ -1,0 +1,71 @@
+"""The URL map: where each entry lives, and relative links between pages.
+
+Every link in the site is relative to the page that holds it, so the site
+works at a domain root and under a sub-path without configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from pathlib import Path
+
+from .validate import Entry
+
+# Entry type -> URL folder. Types without a folder have no page of their own.
+TYPE_FOLDERS = {
+    "dossier": "dossiers",
+    "claim": "claims",
+    "tension": "tensions",
+    "failure_mode": "failure-modes",
+    "program": "programs",
+    "path": "paths",
+}
+
+_SAFE_URL = re.compile(r"^(https?://[^\s]+|[#./a-zA-Z0-9_][^\s:]*)$")
+
+
+def entry_url(entry: Entry) -> str:
+    """Site-relative URL of an entry's page (or of its anchor on a listing)."""
+    if entry.type in TYPE_FOLDERS:
+        return f"{TYPE_FOLDERS[entry.type]}/{entry.id}/"
+    if entry.type == "page":
+        return f"{entry.id}/"
+    if entry.type == "evidence":
+        return f"claims/label/{entry.id}/"
+    if entry.type == "perturbation":
+        return f"dossiers/#perturbation-{entry.id}"
+    if entry.type == "group":
+        return f"dossiers/#group-{entry.id}"
+    return ""
+
+
+def output_file(url: str) -> str:
+    """The file that serves a site-relative URL: 'a/b/' -> 'a/b/index.html'."""
+    if url == "" or url.endswith("/"):
+        return f"{url}index.html"
+    return url
+
+
+def relative(from_file: str, to_url: str) -> str:
+    """A link from the page written at `from_file` to the site-relative `to_url`."""
+    if to_url.startswith(("http://", "https://", "#")):
+        return to_url
+    path, _, fragment = to_url.partition("#")
+    start = posixpath.dirname(from_file) or "."
+    target = posixpath.relpath(path or ".", start) if path else posixpath.basename(from_file)
+    if path.endswith("/") or path == "":
+        target = "./" if target == "." else f"{target}/"
+    return f"{target}#{fragment}" if fragment else target
+
+
+def is_safe_link(url: str) -> bool:
+    """True for http(s) URLs and scheme-less relative links; false for javascript: etc."""
+    return bool(_SAFE_URL.match(url.strip()))
+
+
+def asset_url(static_dir: Path, name: str) -> str:
+    """Site-relative URL of a static asset, with a content hash to bust caches."""
+    digest = hashlib.sha256((static_dir / name).read_bytes()).hexdigest()[:10]
+    return f"static/{name}?v={digest}"

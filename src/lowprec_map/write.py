@@ -1,0 +1,81 @@
+"""Write: publish the rendered site into the output folder atomically.
+
+Everything is written to a fresh sibling folder first, then swapped into
+place, so a failed or interrupted build never leaves a half-written site.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+RENAME_EXCHANGE = 2  # from linux/fs.h
+
+
+class OutputDirError(Exception):
+    """The output folder is somewhere a build must never write."""
+
+
+def check_output_dir(out: Path, protected: list[Path]) -> None:
+    """Refuse output folders that are, or contain, the project's own files."""
+    target = out.resolve()
+    if target == Path(target.anchor) or target == Path.home().resolve():
+        raise OutputDirError(f"refusing to replace {target}")
+    if target.exists() and not target.is_dir():
+        raise OutputDirError(f"{out} exists and is not a folder")
+    for path in protected:
+        resolved = path.resolve()
+        if resolved == target or resolved.is_relative_to(target):
+            raise OutputDirError(f"output folder {out} would replace {path}")
+
+
+def publish(files: Mapping[str, bytes], out: Path) -> None:
+    """Write `files` (relative path -> bytes) so that `out` holds exactly them."""
+    out = out.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        staging.chmod(0o755)
+        for relative_path, content in sorted(files.items()):
+            destination = (staging / relative_path).resolve()
+            if not destination.is_relative_to(staging.resolve()):
+                raise OutputDirError(f"refusing to write outside the output folder: {relative_path}")
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(content)
+        _swap_into_place(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _swap_into_place(staging: Path, out: Path) -> None:
+    """Make `staging` become `out`; afterwards `staging` holds the old site, if any."""
+    if not out.exists():
+        staging.rename(out)
+        return
+    if _exchange(staging, out):
+        return
+    # No atomic exchange on this system: two renames, with a brief gap.
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    old.rmdir()
+    out.rename(old)
+    staging.rename(out)
+    old.rename(staging)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths with Linux renameat2(RENAME_EXCHANGE), if available."""
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is None:
+        return False
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), RENAME_EXCHANGE)
+    return bool(result == 0)
