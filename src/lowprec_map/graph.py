@@ -128,6 +128,10 @@ class MapGraph:
         entry: Entry = self.graph.nodes[f"{entry_type}:{entry_id}"]["entry"]
         return entry
 
+    def has(self, entry_type: str, entry_id: str) -> bool:
+        """True when an entry of that type and id exists."""
+        return f"{entry_type}:{entry_id}" in self.graph
+
     def entries(self, entry_type: str) -> list[Entry]:
         """All entries of a type, ordered by id."""
         return list(self._by_type.get(entry_type, []))

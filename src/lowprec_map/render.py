@@ -23,7 +23,7 @@ from .pages import PageSpec
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
 
-STATIC_ASSETS = ("style.css", "map.js")
+STATIC_ASSETS = ("style.css",)
 
 
 def make_markdown() -> MarkdownIt:
