@@ -7,5 +7,13 @@ sys.path.insert(0, str(Path(__file__).parent / "src"))
 
 from lowprec_map.cli import main  # noqa: E402
 
+
+def _with_default_command(args: list[str]) -> list[str]:
+    """`python build.py --out x` means `build --out x`."""
+    if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
+        return ["build", *args]
+    return args
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["build"]))
+    sys.exit(main(_with_default_command(sys.argv[1:])))

@@ -53,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                       args.static or project.static)  # fmt: skip
     if args.command == "check":
         return _check(project, args.strict, args.format)
+    missing = project.missing_theme()
+    if missing:
+        print(f"lowprec-map: error: {missing}", file=sys.stderr)
+        return EXIT_USAGE
     return _build(project, args.out, args.strict)
 
 

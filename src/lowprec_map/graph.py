@@ -93,8 +93,10 @@ def _item_annotation(annotation: Any) -> Any:
 class MapGraph:
     """All entries as nodes ('type:id'), references as edges keyed by relation."""
 
-    def __init__(self, entries: list[Entry]) -> None:
+    def __init__(self, entries: list[Entry], invalid: set[str] | None = None) -> None:
         self.graph = nx.MultiDiGraph()
+        # Entries that exist but failed validation: already reported, not "unknown".
+        self.invalid = invalid or set()
         self.problems: list[Problem] = []
         self._by_type: dict[str, list[Entry]] = {}
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):
@@ -108,6 +110,8 @@ class MapGraph:
             target = f"{ref.target_type}:{ref.target_id}"
             if target in self.graph:
                 self.graph.add_edge(entry.key, target, key=(ref.relation, ref.loc), loc=ref.loc)
+                continue
+            if target in self.invalid:
                 continue
             known = [e.id for e in self._by_type.get(ref.target_type, [])]
             kind = TYPE_NAMES[ref.target_type]

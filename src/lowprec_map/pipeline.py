@@ -35,8 +35,16 @@ class Project:
 
     @classmethod
     def beside(cls, content: Path) -> Project:
-        """The usual layout: templates/ and static/ next to content/."""
-        return cls(content, content.parent / "templates", content.parent / "static")
+        """templates/ and static/ next to content/, else those of the working directory."""
+        root = content.parent if (content.parent / "templates").is_dir() else Path()
+        return cls(content, root / "templates", root / "static")
+
+    def missing_theme(self) -> str | None:
+        """A message when the templates or static folder is missing, else None."""
+        for name, folder in (("templates", self.templates), ("static", self.static)):
+            if not folder.is_dir():
+                return f"{name} folder not found: {folder}"
+        return None
 
 
 @dataclass
@@ -67,7 +75,7 @@ def check(content: Path) -> CheckResult:
     loaded = load_content(content)
     validated = validate_docs(loaded.docs, content)
     problems = [*loaded.problems, *validated.problems]
-    graph = MapGraph(validated.entries)
+    graph = MapGraph(validated.entries, validated.invalid)
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))

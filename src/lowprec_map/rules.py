@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from .errors import Problem, Severity, SourcePos
-from .graph import MapGraph
+from .graph import TYPE_NAMES, MapGraph
 from .models import Claim, Dossier, EvidenceLabel, FailureMode, ReadingPath, Tension
 from .validate import Entry
 
@@ -54,6 +54,8 @@ def _label_requirements(graph: MapGraph) -> Iterator[Problem]:
         label = labels.get(claim.label)
         if not isinstance(label, EvidenceLabel):
             continue  # unknown label: reported by the linker
+        if any(f"dossier:{s.dossier}" in graph.invalid for s in claim.sources):
+            continue  # a cited dossier failed validation: already reported
         dossiers = [graph.get("dossier", s.dossier) for s in claim.sources
                     if f"dossier:{s.dossier}" in graph.graph]  # fmt: skip
         independent = _independent_count(dossiers)
@@ -158,7 +160,7 @@ def _orphans(graph: MapGraph) -> Iterator[Problem]:
             if graph.in_degree(entry) == 0:
                 yield Problem(
                     entry.pos(),
-                    f"{entry_type.replace('_', ' ')} '{entry.id}' is not referenced "
+                    f"{TYPE_NAMES[entry_type]} '{entry.id}' is not referenced "
                     "by any other entry",
                     Severity.WARNING,
                 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +66,14 @@ class Entry:
 class ValidateResult:
     entries: list[Entry]
     problems: list[Problem]
+    # 'type:id' of entries that exist but failed validation: references to them
+    # are not reported again as unknown ids.
+    invalid: set[str] = field(default_factory=set)
 
 
 def validate_docs(docs: list[RawDoc], content_root: Path) -> ValidateResult:
     """Validate every raw document; collect every problem."""
-    result = ValidateResult([], [])
+    result = ValidateResult([], [], set())
     seen_types = {doc.kind for doc in docs}
     for kind, name in REQUIRED_FILES.items():
         if kind not in seen_types:
@@ -134,6 +137,7 @@ def _validate_one(
         model = model_cls.model_validate(data)
     except ValidationError as exc:
         result.problems.extend(_problem(err, positions, model_cls, loc) for err in exc.errors())
+        result.invalid.add(f"{kind}:{entry_id}")
         return None
     return Entry(kind, entry_id, model, positions, loc)
 

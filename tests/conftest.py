@@ -1,0 +1,45 @@
+"""Shared fixtures: the repository's theme, and scratch projects built from a minimal map."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from lowprec_map.pipeline import Project
+
+REPO = Path(__file__).resolve().parent.parent
+MINIMAL = REPO / "tests" / "fixtures" / "minimal"
+
+MakeProject = Callable[..., Project]
+
+
+@pytest.fixture
+def make_project(tmp_path: Path) -> MakeProject:
+    """A scratch copy of the minimal map; `files` overwrite (or, with None, delete) files."""
+
+    def make(files: dict[str, str | bytes | None] | None = None) -> Project:
+        content = tmp_path / "content"
+        shutil.copytree(MINIMAL, content)
+        for name, text in (files or {}).items():
+            path = content / name
+            if text is None:
+                path.unlink()
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(text, bytes):
+                path.write_bytes(text)
+            else:
+                path.write_text(text, encoding="utf-8")
+        return Project(content, REPO / "templates", REPO / "static")
+
+    return make
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under `root` by relative path, for byte-for-byte comparisons."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
