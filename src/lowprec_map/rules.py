@@ -54,10 +54,9 @@ def _label_requirements(graph: MapGraph) -> Iterator[Problem]:
         label = labels.get(claim.label)
         if not isinstance(label, EvidenceLabel):
             continue  # unknown label: reported by the linker
-        if any(f"dossier:{s.dossier}" in graph.invalid for s in claim.sources):
-            continue  # a cited dossier failed validation: already reported
-        dossiers = [graph.get("dossier", s.dossier) for s in claim.sources
-                    if f"dossier:{s.dossier}" in graph.graph]  # fmt: skip
+        if not all(graph.has("dossier", s.dossier) for s in claim.sources):
+            continue  # unknown or invalid dossier: already reported
+        dossiers = [graph.get("dossier", s.dossier) for s in claim.sources]
         independent = _independent_count(dossiers)
         if independent < label.min_independent_sources:
             yield Problem(

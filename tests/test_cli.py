@@ -1,0 +1,75 @@
+"""The command line: exit codes, messages word for word, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, MakeProject
+from lowprec_map.cli import main
+
+TYPO_CLAIM = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n"
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the real console entry point in a subprocess, as an editor would."""
+    return subprocess.run(
+        [sys.executable, str(REPO / "build.py"), *args],
+        cwd=cwd, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+
+
+def test_check_clean_exits_zero_with_summary(make_project: MakeProject, capsys: pytest.CaptureFixture[str]) -> None:
+    project = make_project()
+    assert main(["check", "--content", str(project.content)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok: 2 dossiers, 3 claims, 3 evidence labels, 1 tension, 1 failure mode")
+
+
+def test_check_typo_prints_position_and_suggestion(make_project: MakeProject, tmp_path: Path) -> None:
+    make_project({"claims/new.yaml": TYPO_CLAIM})
+    result = run_cli("check", "--content", "content", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == "content/claims/new.yaml:4:14: unknown dossier 'alpah' (did you mean 'alpha'?)"
+    assert lines[1:] == ["failed: 1 error(s), 0 warning(s)"]
+
+
+def test_check_json_format(make_project: MakeProject, capsys: pytest.CaptureFixture[str]) -> None:
+    project = make_project({"claims/new.yaml": TYPO_CLAIM})
+    assert main(["check", "--content", str(project.content), "--format", "json"]) == 1
+    problems = json.loads(capsys.readouterr().out)
+    errors = [p for p in problems if p["severity"] == "error"]
+    assert len(errors) == 1
+    assert (errors[0]["line"], errors[0]["col"]) == (4, 14)
+    assert errors[0]["path"].endswith("claims/new.yaml")
+
+
+def test_strict_turns_warnings_into_failure(make_project: MakeProject) -> None:
+    project = make_project()
+    assert main(["check", "--content", str(project.content)]) == 0
+    assert main(["check", "--content", str(project.content), "--strict"]) == 1
+
+
+def test_usage_errors_exit_two(make_project: MakeProject, tmp_path: Path) -> None:
+    assert run_cli("frobnicate", cwd=tmp_path).returncode == 2
+    project = make_project()
+    result = run_cli("build", "--content", str(project.content), "--out", str(project.content),
+                     cwd=REPO)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith("lowprec-map: error: output folder")
+    assert "Traceback" not in result.stderr
+
+
+def test_build_py_builds_by_default(make_project: MakeProject, tmp_path: Path) -> None:
+    project = make_project()
+    out = tmp_path / "site"
+    result = run_cli("--content", str(project.content), "--out", str(out), cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("built 22 pages (24 files) from 2 dossiers")
+    assert (out / "index.html").is_file()

@@ -1,0 +1,101 @@
+"""Linking (references, suggestions, backlinks) and the integrity rules."""
+
+from __future__ import annotations
+
+from conftest import MINIMAL, MakeProject
+from lowprec_map.errors import Severity
+from lowprec_map.pipeline import check
+
+
+def messages(make_project: MakeProject, files: dict[str, str | bytes | None]) -> list[str]:
+    result = check(make_project(files).content)
+    return [p.format().split("content/", 1)[1] for p in result.errors]
+
+
+def test_clean_fixture_has_no_errors(make_project: MakeProject) -> None:
+    result = check(make_project().content)
+    assert result.errors == []
+
+
+def test_mistyped_dossier_id_points_at_the_value_and_suggests(make_project: MakeProject) -> None:
+    claim = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n"
+    assert messages(make_project, {"claims/new.yaml": claim}) == [
+        "claims/new.yaml:4:14: unknown dossier 'alpah' (did you mean 'alpha'?)"
+    ]
+
+
+def test_unknown_id_without_a_close_match_has_no_suggestion(make_project: MakeProject) -> None:
+    path = "title: P\norder: 2\nsummary: S.\nsteps:\n  - {dossier: alpha}\n  - {tension: zzz}\n"
+    assert messages(make_project, {"paths/p2.yaml": path}) == [
+        "paths/p2.yaml:6:15: unknown tension 'zzz'"
+    ]
+
+
+def test_backlinks_counts_and_path_order(make_project: MakeProject) -> None:
+    graph = check(make_project().content).graph
+    alpha = graph.get("dossier", "alpha")
+    assert [e.key for e in graph.backlinks(alpha)] == [
+        "claim:alpha-fast", "claim:both-agree", "dossier:beta", "failure_mode:collapse",
+        "path:start", "tension:alpha-vs-beta",
+    ]  # fmt: skip
+    assert graph.backlinks(alpha, "claim") == [graph.get("claim", "alpha-fast"),
+                                               graph.get("claim", "both-agree")]  # fmt: skip
+    counts = graph.counts()
+    assert (counts["dossier"], counts["core"], counts["claim"], counts["evidence"]) == (2, 1, 3, 3)
+    steps = graph.path_steps(graph.get("path", "start"))
+    assert [(s.stage, t.key if t else None) for s, t in steps] == [
+        (None, "dossier:alpha"), ("gap", None), (None, "claim:beta-slow")
+    ]
+    program = graph.get("program", "prog")
+    assert [e.id for e in graph.program_members(program, "dossier")] == ["alpha"]
+    assert graph.relations(graph.get("claim", "both-agree"), program) == []
+    assert graph.relations(graph.get("program", "prog"), graph.get("claim", "both-agree")) == [
+        "settled-by"
+    ]
+
+
+def test_replicated_needs_two_independent_dossiers(make_project: MakeProject) -> None:
+    beta = (MINIMAL / "dossiers/beta.yaml").read_text()
+    shared_author = beta.replace("authors: [Cy Three]", "authors: [Cy Three, Ada One]")
+    assert messages(make_project, {"dossiers/beta.yaml": shared_author}) == [
+        "claims/both-agree.yaml:2:8: a 'replicated' claim needs at least 2 independent source "
+        "dossier(s) (sharing no author); it has 1"
+    ]
+
+
+def test_conflicts_must_be_mutual_and_contested_needs_one(make_project: MakeProject) -> None:
+    beta_slow = "statement: Beta finds it slow.\nlabel: contested\nsources:\n  - {dossier: beta, locator: Table 3}\n"
+    assert messages(make_project, {"claims/beta-slow.yaml": beta_slow}) == [
+        "claims/alpha-fast.yaml:6:18: conflicts must be mutual: add 'alpha-fast' to the "
+        "conflicts_with of claim 'beta-slow'",
+        "claims/beta-slow.yaml:2:8: a 'contested' claim must name the claim(s) it conflicts with "
+        "in conflicts_with",
+    ]
+
+
+def test_tension_sides_duplicates_and_featured(make_project: MakeProject) -> None:
+    tension = (
+        "title: T\nkind: versus\nsides:\n  - {dossier: alpha, position: A.}\n"
+        "  - {dossier: alpha, position: B.}\nsummary: S.\nmissing_variable: m\n"
+    )
+    gamma = (MINIMAL / "dossiers/alpha.yaml").read_text()
+    failure = "title: F\nsummary: S.\nfeatured: true\nsteps:\n  - {title: a, detail: b}\n  - {title: c, detail: d}\nsources:\n  - {dossier: alpha, locator: Abstract}\n"
+    assert messages(make_project, {"tensions/t2.yaml": tension, "dossiers/gamma.yaml": gamma,
+                                   "failure_modes/f2.yaml": failure}) == [  # fmt: skip
+        "dossiers/gamma.yaml:1:8: dossier 'alpha' has the same title; one work, one dossier",
+        "dossiers/gamma.yaml:7:8: dossier 'alpha' has the same arxiv; one work, one dossier",
+        "failure_modes/f2.yaml:3:11: only one failure mode can be featured; 'collapse' already is",
+        "tensions/t2.yaml:5:16: a tension's two sides must differ",
+    ]
+
+
+def test_orphans_are_warnings_and_strict_makes_them_fail(make_project: MakeProject) -> None:
+    extra = "groups:\n  - {id: compute, name: C, description: D.}\nperturbations:\n" \
+        "  - {id: rollout-weights, name: R, group: compute, description: D.}\n" \
+        "  - {id: kv-cache, name: K, group: compute, description: D.}\n" \
+        "  - {id: lonely, name: L, group: compute, description: D.}\n"  # fmt: skip
+    result = check(make_project({"taxonomy.yaml": extra}).content)
+    assert result.errors == []
+    warnings = [p.format().split("content/", 1)[1] for p in result.warnings]
+    assert "taxonomy.yaml:6:5: warning: perturbation 'lonely' is not referenced by any other entry" in warnings
+    assert all(p.severity is Severity.WARNING for p in result.warnings)

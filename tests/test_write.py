@@ -1,0 +1,70 @@
+"""Writing: atomic publish, no half-written site, byte-identical rebuilds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import MakeProject, tree
+from lowprec_map import pipeline
+from lowprec_map.errors import ContentError
+from lowprec_map.pipeline import build
+from lowprec_map.write import OutputDirError, check_output_dir, publish
+
+
+def test_two_builds_are_byte_identical(make_project: MakeProject, tmp_path: Path) -> None:
+    project = make_project()
+    build(project, tmp_path / "one")
+    build(project, tmp_path / "two")
+    one, two = tree(tmp_path / "one"), tree(tmp_path / "two")
+    assert len(one) > 20
+    assert one == two
+
+
+def test_content_error_leaves_old_site_intact(make_project: MakeProject, tmp_path: Path) -> None:
+    project = make_project()
+    out = tmp_path / "site"
+    build(project, out)
+    before = tree(out)
+    (project.content / "claims" / "alpha-fast.yaml").write_text("statement: [\n")
+    with pytest.raises(ContentError):
+        build(project, out)
+    assert tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+
+
+def test_crash_while_writing_leaves_old_site_intact(
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project()
+    out = tmp_path / "site"
+    build(project, out)
+    before = tree(out)
+
+    def broken_render(*args: object) -> dict[str, bytes]:
+        return {"index.html": b"new", "a/../../escape.html": b"x"}
+
+    monkeypatch.setattr(pipeline, "render_site", broken_render)
+    with pytest.raises(OutputDirError):
+        build(project, out)
+    assert tree(out) == before
+    assert not (tmp_path / "escape.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+
+
+def test_publish_replaces_stale_files(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    publish({"a.html": b"1", "old/b.html": b"2"}, out)
+    publish({"a.html": b"3"}, out)
+    assert tree(out) == {"a.html": b"3"}
+
+
+def test_output_dir_may_not_hold_the_project(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    with pytest.raises(OutputDirError):
+        check_output_dir(tmp_path, [content])
+    with pytest.raises(OutputDirError):
+        check_output_dir(content, [content])
+    check_output_dir(tmp_path / "_site", [content])
