@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "src"))
 
-from lowprec_map.cli import main  # noqa: E402
+from lowprec_map.cli import main
 
 
 def _with_default_command(args: list[str]) -> list[str]:

@@ -41,5 +41,7 @@ def make_project(tmp_path: Path) -> MakeProject:
 def tree(root: Path) -> dict[str, bytes]:
     """Every file under `root` by relative path, for byte-for-byte comparisons."""
     return {
-        p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
     }

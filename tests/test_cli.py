@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, MakeProject
+
 from lowprec_map.cli import main
 
 TYPO_CLAIM = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n"
@@ -19,24 +19,34 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the real console entry point in a subprocess, as an editor would."""
     return subprocess.run(
         [sys.executable, str(REPO / "build.py"), *args],
-        cwd=cwd, capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
 
 
-def test_check_clean_exits_zero_with_summary(make_project: MakeProject, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_clean_exits_zero_with_summary(
+    make_project: MakeProject, capsys: pytest.CaptureFixture[str]
+) -> None:
     project = make_project()
     assert main(["check", "--content", str(project.content)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok: 2 dossiers, 3 claims, 3 evidence labels, 1 tension, 1 failure mode")
 
 
-def test_check_typo_prints_position_and_suggestion(make_project: MakeProject, tmp_path: Path) -> None:
+def test_check_typo_prints_position_and_suggestion(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
     make_project({"claims/new.yaml": TYPO_CLAIM})
     result = run_cli("check", "--content", "content", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
-    assert lines[0] == "content/claims/new.yaml:4:14: unknown dossier 'alpah' (did you mean 'alpha'?)"
+    assert (
+        lines[0] == "content/claims/new.yaml:4:14: unknown dossier 'alpah' (did you mean 'alpha'?)"
+    )
     assert lines[1:] == ["failed: 1 error(s), 0 warning(s)"]
 
 
@@ -59,8 +69,9 @@ def test_strict_turns_warnings_into_failure(make_project: MakeProject) -> None:
 def test_usage_errors_exit_two(make_project: MakeProject, tmp_path: Path) -> None:
     assert run_cli("frobnicate", cwd=tmp_path).returncode == 2
     project = make_project()
-    result = run_cli("build", "--content", str(project.content), "--out", str(project.content),
-                     cwd=REPO)  # fmt: skip
+    result = run_cli(
+        "build", "--content", str(project.content), "--out", str(project.content), cwd=REPO
+    )
     assert result.returncode == 2
     assert result.stderr.startswith("lowprec-map: error: output folder")
     assert "Traceback" not in result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import MINIMAL, MakeProject
+
 from lowprec_map.errors import Severity
 from lowprec_map.pipeline import check
 
@@ -35,16 +36,24 @@ def test_backlinks_counts_and_path_order(make_project: MakeProject) -> None:
     graph = check(make_project().content).graph
     alpha = graph.get("dossier", "alpha")
     assert [e.key for e in graph.backlinks(alpha)] == [
-        "claim:alpha-fast", "claim:both-agree", "dossier:beta", "failure_mode:collapse",
-        "path:start", "tension:alpha-vs-beta",
-    ]  # fmt: skip
-    assert graph.backlinks(alpha, "claim") == [graph.get("claim", "alpha-fast"),
-                                               graph.get("claim", "both-agree")]  # fmt: skip
+        "claim:alpha-fast",
+        "claim:both-agree",
+        "dossier:beta",
+        "failure_mode:collapse",
+        "path:start",
+        "tension:alpha-vs-beta",
+    ]
+    assert graph.backlinks(alpha, "claim") == [
+        graph.get("claim", "alpha-fast"),
+        graph.get("claim", "both-agree"),
+    ]
     counts = graph.counts()
     assert (counts["dossier"], counts["core"], counts["claim"], counts["evidence"]) == (2, 1, 3, 3)
     steps = graph.path_steps(graph.get("path", "start"))
     assert [(s.stage, t.key if t else None) for s, t in steps] == [
-        (None, "dossier:alpha"), ("gap", None), (None, "claim:beta-slow")
+        (None, "dossier:alpha"),
+        ("gap", None),
+        (None, "claim:beta-slow"),
     ]
     program = graph.get("program", "prog")
     assert [e.id for e in graph.program_members(program, "dossier")] == ["alpha"]
@@ -80,22 +89,33 @@ def test_tension_sides_duplicates_and_featured(make_project: MakeProject) -> Non
     )
     gamma = (MINIMAL / "dossiers/alpha.yaml").read_text()
     failure = "title: F\nsummary: S.\nfeatured: true\nsteps:\n  - {title: a, detail: b}\n  - {title: c, detail: d}\nsources:\n  - {dossier: alpha, locator: Abstract}\n"
-    assert messages(make_project, {"tensions/t2.yaml": tension, "dossiers/gamma.yaml": gamma,
-                                   "failure_modes/f2.yaml": failure}) == [  # fmt: skip
+    assert messages(
+        make_project,
+        {
+            "tensions/t2.yaml": tension,
+            "dossiers/gamma.yaml": gamma,
+            "failure_modes/f2.yaml": failure,
+        },
+    ) == [
         "dossiers/gamma.yaml:1:8: dossier 'alpha' has the same title; one work, one dossier",
         "dossiers/gamma.yaml:7:8: dossier 'alpha' has the same arxiv; one work, one dossier",
         "failure_modes/f2.yaml:3:11: only one failure mode can be featured; 'collapse' already is",
-        "tensions/t2.yaml:5:16: a tension's two sides must differ",
+        "tensions/t2.yaml:5:15: a tension's two sides must differ",
     ]
 
 
 def test_orphans_are_warnings_and_strict_makes_them_fail(make_project: MakeProject) -> None:
-    extra = "groups:\n  - {id: compute, name: C, description: D.}\nperturbations:\n" \
-        "  - {id: rollout-weights, name: R, group: compute, description: D.}\n" \
-        "  - {id: kv-cache, name: K, group: compute, description: D.}\n" \
-        "  - {id: lonely, name: L, group: compute, description: D.}\n"  # fmt: skip
+    extra = (
+        "groups:\n  - {id: compute, name: C, description: D.}\nperturbations:\n"
+        "  - {id: rollout-weights, name: R, group: compute, description: D.}\n"
+        "  - {id: kv-cache, name: K, group: compute, description: D.}\n"
+        "  - {id: lonely, name: L, group: compute, description: D.}\n"
+    )
     result = check(make_project({"taxonomy.yaml": extra}).content)
     assert result.errors == []
     warnings = [p.format().split("content/", 1)[1] for p in result.warnings]
-    assert "taxonomy.yaml:6:5: warning: perturbation 'lonely' is not referenced by any other entry" in warnings
+    assert (
+        "taxonomy.yaml:6:5: warning: perturbation 'lonely' is not referenced by any other entry"
+        in warnings
+    )
     assert all(p.severity is Severity.WARNING for p in result.warnings)

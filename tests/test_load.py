@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lowprec_map.errors import Problem
-from lowprec_map.load import load_content, load_file, parse_yaml
+from lowprec_map.load import Positions, load_content, load_file, parse_yaml
 
 
-def parse(text: str) -> tuple[object, list[str]]:
+def parse(text: str) -> tuple[tuple[dict[str, Any], Positions] | None, list[str]]:
     problems: list[Problem] = []
     result = parse_yaml(Path("f.yaml"), text, problems)
     return result, [p.format() for p in problems]
@@ -20,11 +21,11 @@ def test_positions_of_nested_keys_and_values() -> None:
     result, problems = parse("title: T\nsources:\n  - dossier: qerl\n    locator: Table 2\n")
     assert problems == []
     assert result is not None
-    data, positions = result  # type: ignore[misc]
+    data, positions = result
     assert data == {"title": "T", "sources": [{"dossier": "qerl", "locator": "Table 2"}]}
     assert positions.value(("sources", 0, "dossier")).line == 3
     assert positions.value(("sources", 0, "dossier")).col == 14
-    assert positions.key(("sources", 0, "locator")) .col == 5
+    assert positions.key(("sources", 0, "locator")).col == 5
     # An unknown deeper path falls back to its nearest known parent.
     assert positions.value(("sources", 0, "nope")).line == 3
 

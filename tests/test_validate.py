@@ -5,9 +5,9 @@ from __future__ import annotations
 import typing
 
 import pytest
+from conftest import MakeProject
 from pydantic import BaseModel
 
-from conftest import MakeProject
 from lowprec_map.models import ENTRY_MODELS, EvidenceFile, TaxonomyFile
 from lowprec_map.pipeline import check
 
@@ -27,13 +27,25 @@ def errors_for(make_project: MakeProject, files: dict[str, str | bytes | None]) 
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [
-        ("sumary: typo\n", "dossiers/alpha.yaml:15:1: unknown field 'sumary' (did you mean 'summary'?)"),
+        (
+            "sumary: typo\n",
+            "dossiers/alpha.yaml:15:1: unknown field 'sumary' (did you mean 'summary'?)",
+        ),
         ("id: alpha\n", "dossiers/alpha.yaml:15:1: unknown field 'id' (the id is the file name)"),
         ("arxiv: 2501.1\n", "dossiers/alpha.yaml:15:8: arxiv: Input should be a valid string"),
-        ("arxiv: '25-1'\n", "dossiers/alpha.yaml:15:8: arxiv: '25-1' is not an arXiv id like '2510.11696'"),
-        ("code: javascript:alert(1)\n", "dossiers/alpha.yaml:15:7: code: 'javascript:alert(1)' is not an http(s) URL"),
+        (
+            "arxiv: '25-1'\n",
+            "dossiers/alpha.yaml:15:8: arxiv: '25-1' is not an arXiv id like '2510.11696'",
+        ),
+        (
+            "code: javascript:alert(1)\n",
+            "dossiers/alpha.yaml:15:7: code: 'javascript:alert(1)' is not an http(s) URL",
+        ),
         ("venue: [a]\n", "dossiers/alpha.yaml:15:8: venue: Input should be a valid string"),
-        ("programs: [Bad_Id]\n", "dossiers/alpha.yaml:15:12: programs[0]: 'Bad_Id' is not a valid id: use lowercase letters, digits and hyphens"),
+        (
+            "programs: [Bad_Id]\n",
+            "dossiers/alpha.yaml:15:12: programs[0]: 'Bad_Id' is not a valid id: use lowercase letters, digits and hyphens",
+        ),
     ],
 )
 def test_dossier_field_errors(make_project: MakeProject, extra: str, expected: str) -> None:

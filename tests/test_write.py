@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import MakeProject, tree
+
 from lowprec_map import pipeline
 from lowprec_map.errors import ContentError
 from lowprec_map.pipeline import build

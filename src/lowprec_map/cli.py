@@ -18,8 +18,17 @@ from .pipeline import Project, build, check
 from .write import OutputDirError
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
-SUMMARY_TYPES = ("dossier", "claim", "evidence", "tension", "failure_mode", "program", "path",
-                 "perturbation", "page")  # fmt: skip
+SUMMARY_TYPES = (
+    "dossier",
+    "claim",
+    "evidence",
+    "tension",
+    "failure_mode",
+    "program",
+    "path",
+    "perturbation",
+    "page",
+)
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -41,7 +50,9 @@ def make_parser() -> argparse.ArgumentParser:
 def _content_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--content", type=Path, default=Path("content"), help="content folder")
     command.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    command.add_argument("--templates", type=Path, help="templates folder (default: beside content)")
+    command.add_argument(
+        "--templates", type=Path, help="templates folder (default: beside content)"
+    )
     command.add_argument("--static", type=Path, help="static folder (default: beside content)")
 
 
@@ -49,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; returns the exit code."""
     args = make_parser().parse_args(argv)
     project = Project.beside(args.content)
-    project = Project(args.content, args.templates or project.templates,
-                      args.static or project.static)  # fmt: skip
+    project = Project(
+        args.content, args.templates or project.templates, args.static or project.static
+    )
     if args.command == "check":
         return _check(project, args.strict, args.format)
     missing = project.missing_theme()

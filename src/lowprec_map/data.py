@@ -19,8 +19,9 @@ def map_json(graph: MapGraph) -> bytes:
         if entry.type == "site":
             continue
         fields = entry.model.model_dump(mode="json")
-        entries.append({"id": entry.id, "type": entry.type, "url": entry_url(entry),
-                        "fields": fields})  # fmt: skip
+        entries.append(
+            {"id": entry.id, "type": entry.type, "url": entry_url(entry), "fields": fields}
+        )
     edges = [{"source": s, "target": t, "relation": r} for s, t, r in graph.edges()]
     document = {"version": MAP_JSON_VERSION, "entries": entries, "edges": edges}
     return (json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n").encode()

@@ -182,7 +182,9 @@ class MapGraph:
     def program_members(self, program: Entry, entry_type: str) -> list[Entry]:
         """Dossiers, claims or tensions that declare membership in `program`."""
         return [
-            e for e in self.backlinks(program, entry_type) if "in-program" in self.relations(e, program)
+            e
+            for e in self.backlinks(program, entry_type)
+            if "in-program" in self.relations(e, program)
         ]
 
     def with_label(self, label: Entry) -> list[Entry]:

@@ -124,9 +124,7 @@ def _discover_folder(
         if _ignored(path):
             continue
         if not path.is_file() or path.suffix != suffix:
-            problems.append(
-                Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/")
-            )
+            problems.append(Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/"))
         elif not SLUG.fullmatch(path.stem):
             problems.append(
                 Problem(
@@ -210,20 +208,8 @@ def parse_yaml(
             Problem(SourcePos(path, line + line_offset, col), "tab in indentation; use spaces")
         )
         return None
-    try:
-        loader = SafeLoader(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        problems.append(_syntax_problem(path, exc, line_offset))
-        return None
-    except yaml.YAMLError as exc:  # errors without a mark, e.g. from the reader
-        problems.append(Problem(SourcePos(path), f"YAML error: {exc}"))
-        return None
+    node = _compose(path, text, problems, line_offset)
     if node is None:
-        problems.append(Problem(SourcePos(path, 1 + line_offset), "file is empty"))
         return None
     builder = _Builder(path, line_offset)
     data = builder.build(node, ())
@@ -235,6 +221,25 @@ def parse_yaml(
         problems.append(Problem(pos, f"expected a mapping of fields, found {_kind(data)}"))
         return None
     return data, builder.positions
+
+
+def _compose(path: Path, text: str, problems: list[Problem], line_offset: int) -> yaml.Node | None:
+    """The document's node tree (aliases not yet expanded), or None with a problem."""
+    try:
+        loader = SafeLoader(text)
+        try:
+            node: yaml.Node | None = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        problems.append(_syntax_problem(path, exc, line_offset))
+        return None
+    except yaml.YAMLError as exc:  # errors without a mark, e.g. from the reader
+        problems.append(Problem(SourcePos(path), f"YAML error: {exc}"))
+        return None
+    if node is None:
+        problems.append(Problem(SourcePos(path, 1 + line_offset), "file is empty"))
+    return node
 
 
 def _indent_tab(text: str) -> tuple[int, int] | None:
@@ -275,9 +280,7 @@ class _Builder:
         if self.nodes > MAX_NODES:
             if self.nodes == MAX_NODES + 1:
                 pos = SourcePos(self.positions.path, *self._mark(node))
-                self.problems.append(
-                    Problem(pos, f"more than {MAX_NODES} values (an alias bomb?)")
-                )
+                self.problems.append(Problem(pos, f"more than {MAX_NODES} values (an alias bomb?)"))
             return None
         self.positions.values[loc] = self._mark(node)
         if isinstance(node, yaml.MappingNode):

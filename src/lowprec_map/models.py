@@ -52,13 +52,33 @@ Perturbs = Annotated[Slug, RefTo("perturbation", "perturbs")]
 InGroup = Annotated[Slug, RefTo("group", "in-group")]
 
 Tensor = Literal[
-    "weights", "activations", "kv-cache", "attention", "logits", "router", "ratio",
-    "gradients", "optimizer-state", "master-weights", "lora-adapters",
-]  # fmt: skip
+    "weights",
+    "activations",
+    "kv-cache",
+    "attention",
+    "logits",
+    "router",
+    "ratio",
+    "gradients",
+    "optimizer-state",
+    "master-weights",
+    "lora-adapters",
+]
 NumberFormat = Literal[
-    "fp32", "bf16", "fp16", "fp8", "fp8-e4m3", "fp8-e5m2", "mxfp8",
-    "int8", "int4", "nvfp4", "mxfp4", "nf4", "low-bit",
-]  # fmt: skip
+    "fp32",
+    "bf16",
+    "fp16",
+    "fp8",
+    "fp8-e4m3",
+    "fp8-e5m2",
+    "mxfp8",
+    "int8",
+    "int4",
+    "nvfp4",
+    "mxfp4",
+    "nf4",
+    "low-bit",
+]
 
 
 class Model(BaseModel):
@@ -142,9 +162,11 @@ class EvidenceLabel(Model):
     meaning: Text = Field(description="What a claim with this label asserts about its evidence.")
     how_to_earn: Text = Field(description="What a claim must show to carry the label.")
     min_independent_sources: int = Field(
-        default=1, ge=0, le=10,
+        default=1,
+        ge=0,
+        le=10,
         description="Fewest cited dossiers, pairwise sharing no author, the label needs.",
-    )  # fmt: skip
+    )
     requires_conflict: bool = Field(
         default=False, description="True when a claim with this label must name a conflict."
     )
@@ -275,9 +297,11 @@ class Side(Model):
 class Tension(Model):
     """content/tensions/<id>.yaml: two works that pull against each other."""
 
-    title: Text = Field(description="The question in dispute, e.g. 'Entropy: exploration or failure?'.")
+    title: Text = Field(
+        description="The question in dispute, e.g. 'Entropy: exploration or failure?'."
+    )
     kind: Literal["versus", "progression"] = Field(
-        description="'versus': the sides disagree; 'progression': the later one qualifies the first."
+        description="'versus': the sides disagree; 'progression': the later qualifies the first."
     )
     sides: list[Side] = Field(min_length=2, max_length=2, description="Exactly two sides.")
     summary: Markdown = Field(description="The tension in a short paragraph.")

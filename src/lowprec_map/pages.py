@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from .graph import MapGraph
 from .layout import layout_map
@@ -32,7 +33,16 @@ def plan_pages(graph: MapGraph) -> list[PageSpec]:
     pages = [_landing(graph), _map_page(graph), *_listing_pages(graph)]
     pages.extend(_entry_pages(graph))
     pages.extend(_label_pages(graph))
-    pages.append(PageSpec("404.html", "404.html", "Page not found", "This page does not exist."))
+    root = urlsplit(graph.site.base_url or "/").path.rstrip("/") + "/"
+    pages.append(
+        PageSpec(
+            "404.html",
+            "404.html",
+            "Page not found",
+            "This page does not exist.",
+            {"absolute_root": root},
+        )
+    )
     return pages
 
 
@@ -59,9 +69,10 @@ def _order(entry: Entry) -> int:
 def featured_failure_mode(graph: MapGraph) -> Entry | None:
     """The one failure mode with `featured: true`, if any."""
     featured = [
-        e for e in graph.entries("failure_mode")
+        e
+        for e in graph.entries("failure_mode")
         if isinstance(e.model, FailureMode) and e.model.featured
-    ]  # fmt: skip
+    ]
     return featured[0] if featured else None
 
 
@@ -73,8 +84,9 @@ def taxonomy(graph: MapGraph) -> list[tuple[Entry, list[tuple[Entry, list[Entry]
         members = []
         for perturbation in graph.backlinks(group, "perturbation"):
             assert isinstance(perturbation.model, Perturbation)
-            dossiers = sorted(graph.backlinks(perturbation, "dossier"),
-                              key=lambda d: dossier_order[d.key])  # fmt: skip
+            dossiers = sorted(
+                graph.backlinks(perturbation, "dossier"), key=lambda d: dossier_order[d.key]
+            )
             members.append((perturbation, dossiers))
         result.append((group, members))
     return result
@@ -99,17 +111,23 @@ def _landing(graph: MapGraph) -> PageSpec:
 def _map_page(graph: MapGraph) -> PageSpec:
     """Context: `layout`, the build-time layout of the graph."""
     return PageSpec(
-        "map/", "map.html", "The map",
+        "map/",
+        "map.html",
+        "The map",
         "Papers, claims, tensions, programs and failure modes, and how they connect.",
         {"layout": layout_map(graph)},
-    )  # fmt: skip
+    )
 
 
 def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
     """One index page per entry type; context: `entries` (+ extras per type)."""
-    yield PageSpec("dossiers/", "dossiers.html", "Paper dossiers",
-                   "Every paper on the map, with its numerical path side by side.",
-                   {"entries": sorted_dossiers(graph), "taxonomy": taxonomy(graph)})  # fmt: skip
+    yield PageSpec(
+        "dossiers/",
+        "dossiers.html",
+        "Paper dossiers",
+        "Every paper on the map, with its numerical path side by side.",
+        {"entries": sorted_dossiers(graph), "taxonomy": taxonomy(graph)},
+    )
     yield _ledger(graph, None)
     listings = {
         "tension": ("Productive tensions", "Pairs of works whose results pull apart."),
@@ -119,21 +137,34 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
     }
     for entry_type, (title, description) in listings.items():
         entries = sorted_paths(graph) if entry_type == "path" else graph.entries(entry_type)
-        yield PageSpec(f"{TYPE_FOLDERS[entry_type]}/", "listing.html", title, description,
-                       {"entries": entries, "entry_type": entry_type})  # fmt: skip
+        yield PageSpec(
+            f"{TYPE_FOLDERS[entry_type]}/",
+            "listing.html",
+            title,
+            description,
+            {"entries": entries, "entry_type": entry_type},
+        )
 
 
 def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
     """The claim ledger, whole or for one evidence label; context: claims, labels, label."""
     claims = graph.entries("claim") if label is None else graph.with_label(label)
     if label is None:
-        return PageSpec("claims/", "claims.html", "Claim ledger",
-                        "Every indexed claim with its sources, locators and evidence label.",
-                        {"claims": claims, "labels": graph.entries("evidence"), "label": None})  # fmt: skip
+        return PageSpec(
+            "claims/",
+            "claims.html",
+            "Claim ledger",
+            "Every indexed claim with its sources, locators and evidence label.",
+            {"claims": claims, "labels": graph.entries("evidence"), "label": None},
+        )
     name = getattr(label.model, "name", label.id)
-    return PageSpec(entry_url(label), "claims.html", f"Claims labelled {name}",
-                    getattr(label.model, "meaning", ""),
-                    {"claims": claims, "labels": graph.entries("evidence"), "label": label})  # fmt: skip
+    return PageSpec(
+        entry_url(label),
+        "claims.html",
+        f"Claims labelled {name}",
+        getattr(label.model, "meaning", ""),
+        {"claims": claims, "labels": graph.entries("evidence"), "label": label},
+    )
 
 
 def _label_pages(graph: MapGraph) -> Iterator[PageSpec]:

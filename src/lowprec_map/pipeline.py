@@ -116,5 +116,5 @@ def _template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
     if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
         return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
     if isinstance(exc, jinja2.TemplateNotFound):
-        return Problem(SourcePos(templates / exc.name), "template not found")
+        return Problem(SourcePos(templates / str(exc.name)), "template not found")
     return Problem(SourcePos(templates), f"template error: {exc}")

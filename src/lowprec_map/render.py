@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .graph import TYPE_NAMES, MapGraph
@@ -70,7 +71,9 @@ class Renderer:
             counts=graph.counts(),
             type_name=lambda t: TYPE_NAMES.get(t, t),
             assets={name: asset_url(static, name) for name in STATIC_ASSETS},
-            nav_pages=sorted(graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)),
+            nav_pages=sorted(
+                graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)
+            ),
         )
 
     def render(self, spec: PageSpec) -> bytes:
@@ -79,17 +82,20 @@ class Renderer:
         text = template.render(page=spec, page_file=output_file(spec.url), **spec.context)
         return text.encode("utf-8")
 
-    def _block_markdown(self, text: str | None) -> str:
-        return jinja2.utils.markupsafe.Markup(self.markdown.render(text or ""))  # type: ignore[no-any-return]
+    def _block_markdown(self, text: str | None) -> Markup:
+        return Markup(self.markdown.render(text or ""))  # safe: raw HTML is off
 
-    def _inline_markdown(self, text: str | None) -> str:
-        return jinja2.utils.markupsafe.Markup(self.markdown.renderInline(text or ""))  # type: ignore[no-any-return]
+    def _inline_markdown(self, text: str | None) -> Markup:
+        return Markup(self.markdown.renderInline(text or ""))
 
 
 @jinja2.pass_context
 def _url_filter(context: jinja2.runtime.Context, target: Entry | str) -> str:
     """Relative link from the page being rendered to an entry or a site URL."""
     url = entry_url(target) if isinstance(target, Entry) else target
+    root = context.get("absolute_root")
+    if root is not None and not url.startswith(("http://", "https://")):
+        return f"{root}{url}"  # 404.html is served at any depth: relative links would break
     return relative(str(context["page_file"]), url)
 
 

@@ -17,9 +17,21 @@ from .validate import Entry
 
 # Top-level URL segments the generator owns; a page id must not take one.
 RESERVED_PAGE_IDS = frozenset(
-    {"claims", "dossiers", "tensions", "failure-modes", "programs", "paths", "map",
-     "data", "static", "labels", "search", "404"}
-)  # fmt: skip
+    {
+        "claims",
+        "dossiers",
+        "tensions",
+        "failure-modes",
+        "programs",
+        "paths",
+        "map",
+        "data",
+        "static",
+        "labels",
+        "search",
+        "404",
+    }
+)
 
 # Entries of these types are expected to be referenced; unreferenced ones are orphans.
 EXPECTED_REFERENCED = ("dossier", "evidence", "perturbation", "program", "group")
@@ -67,8 +79,7 @@ def _label_requirements(graph: MapGraph) -> Iterator[Problem]:
         if label.requires_conflict and not claim.conflicts_with:
             yield Problem(
                 entry.pos(("label",)),
-                f"a '{label.id}' claim must name the claim(s) it conflicts with "
-                "in conflicts_with",
+                f"a '{label.id}' claim must name the claim(s) it conflicts with in conflicts_with",
             )
 
 
@@ -133,8 +144,10 @@ def _one_featured_failure_mode(graph: MapGraph) -> Iterator[Problem]:
             f"only one failure mode can be featured; '{featured[0].id}' already is",
         )
     if entries and not featured:
-        yield Problem(SourcePos(entries[0].path.parent), "no failure mode is featured: "
-                      "set 'featured: true' on one")  # fmt: skip
+        yield Problem(
+            SourcePos(entries[0].path.parent),
+            "no failure mode is featured: set 'featured: true' on one",
+        )
 
 
 def _path_orders_unique(graph: MapGraph) -> Iterator[Problem]:
@@ -159,8 +172,7 @@ def _orphans(graph: MapGraph) -> Iterator[Problem]:
             if graph.in_degree(entry) == 0:
                 yield Problem(
                     entry.pos(),
-                    f"{TYPE_NAMES[entry_type]} '{entry.id}' is not referenced "
-                    "by any other entry",
+                    f"{TYPE_NAMES[entry_type]} '{entry.id}' is not referenced by any other entry",
                     Severity.WARNING,
                 )
 

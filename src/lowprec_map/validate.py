@@ -85,8 +85,9 @@ def validate_docs(docs: list[RawDoc], content_root: Path) -> ValidateResult:
         else:
             entry = _validate_one(doc.kind, doc.id, doc.data, doc.positions, (), result)
             if entry is not None:
-                body = Entry(entry.type, entry.id, entry.model, doc.positions, (), doc.body,
-                             doc.body_line)  # fmt: skip
+                body = Entry(
+                    entry.type, entry.id, entry.model, doc.positions, (), doc.body, doc.body_line
+                )
                 result.entries.append(body)
     return result
 
@@ -124,7 +125,7 @@ def _validate_list_file(doc: RawDoc, result: ValidateResult) -> None:
             result.entries.append(entry)
 
 
-def _validate_one(
+def _validate_one(  # noqa: PLR0917 - private helper; every argument is positional context
     kind: str,
     entry_id: str,
     data: dict[str, Any],
@@ -163,11 +164,11 @@ def _problem(err: ErrorDetails, positions: Positions, model: type[Model], prefix
         return Problem(pos, message)
     if kind == "string_pattern_mismatch":
         pattern = str(err.get("ctx", {}).get("pattern", ""))
-        hint = next((h for p, h in PATTERN_HINTS.items() if pattern.startswith(p)), None)
-        if hint:
-            return Problem(pos, f"{where}: '{value}' {hint}")
-    message = err["msg"].removeprefix("Value error, ")
-    return Problem(pos, f"{where}: {message}" if where else message)
+        pattern_hint = next((h for p, h in PATTERN_HINTS.items() if pattern.startswith(p)), None)
+        if pattern_hint:
+            return Problem(pos, f"{where}: '{value}' {pattern_hint}")
+    detail = err["msg"].removeprefix("Value error, ")
+    return Problem(pos, f"{where}: {detail}" if where else detail)
 
 
 def _dotted(loc: Loc) -> str:

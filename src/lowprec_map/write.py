@@ -44,7 +44,9 @@ def publish(files: Mapping[str, bytes], out: Path) -> None:
         for relative_path, content in sorted(files.items()):
             destination = (staging / relative_path).resolve()
             if not destination.is_relative_to(staging.resolve()):
-                raise OutputDirError(f"refusing to write outside the output folder: {relative_path}")
+                raise OutputDirError(
+                    f"refusing to write outside the output folder: {relative_path}"
+                )
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_bytes(content)
         _swap_into_place(staging, out)

@@ -1,0 +1,179 @@
+"""The rendered site, parsed (not grepped): structure, counts, links, safety."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+from conftest import REPO, MakeProject
+
+from lowprec_map.pipeline import Project, build, check
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's own content, built once for this module."""
+    out = tmp_path_factory.mktemp("real") / "_site"
+    build(Project.beside(REPO / "content"), out)
+    return out
+
+
+@pytest.fixture
+def mini_site(make_project: MakeProject, tmp_path: Path) -> Path:
+    out = tmp_path / "_site"
+    build(make_project(), out)
+    return out
+
+
+def soup(site: Path, page: str) -> BeautifulSoup:
+    return BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def hero_counts(page: BeautifulSoup) -> dict[str, int]:
+    counts = page.select_one("section.hero dl.counts")
+    assert isinstance(counts, Tag)
+    return {div.dt.get_text(): int(div.dd.get_text()) for div in counts.find_all("div")}  # type: ignore[union-attr]
+
+
+def test_hero_counts_equal_the_content(real_site: Path) -> None:
+    counts = check(REPO / "content").graph.counts()
+    assert hero_counts(soup(real_site, "index.html")) == {
+        "core dossiers": counts["core"],
+        "indexed claims": counts["claim"],
+        "evidence labels": counts["evidence"],
+        "research programs": counts["program"],
+    }
+
+
+def test_counts_follow_the_content_not_the_template(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    project = make_project(
+        {
+            "claims/extra.yaml": "statement: E.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 1}\n"
+        }
+    )
+    build(project, tmp_path / "s")
+    assert hero_counts(soup(tmp_path / "s", "index.html"))["indexed claims"] == 4
+
+
+def test_landing_has_nine_numbered_sections_in_order(mini_site: Path) -> None:
+    page = soup(mini_site, "index.html")
+    kickers = [k.get_text(" ", strip=True) for k in page.select("main > section.band > p.kicker")]
+    assert kickers == [
+        "01 / The thesis",
+        "02 / The feedback loop",
+        "03 / Productive tensions",
+        "04 / Operational taxonomy",
+        "05 / Paper dossiers",
+        "06 / Claim ledger",
+        "07 / A failure loop",
+        "08 / Research programs",
+        "09 / Reading paths",
+    ]
+    links = [a.get_text(strip=True) for a in page.select("main a")]
+    assert "Read the full source-level ledger →" in links
+    assert "See all 1 failure modes →" in links
+
+
+def test_every_entry_has_a_page_with_backlinks(mini_site: Path) -> None:
+    for page in [
+        "dossiers/alpha/",
+        "dossiers/beta/",
+        "claims/alpha-fast/",
+        "claims/beta-slow/",
+        "tensions/alpha-vs-beta/",
+        "failure-modes/collapse/",
+        "programs/prog/",
+        "paths/start/",
+        "foundations/",
+        "claims/label/contested/",
+    ]:
+        assert (mini_site / page / "index.html").is_file(), page
+    alpha = soup(mini_site, "dossiers/alpha/index.html")
+    section = alpha.find("section", class_="backlinks")
+    assert isinstance(section, Tag)
+    items = [li.get_text(" ", strip=True) for li in section.find_all("li")]
+    assert items == [
+        "claim Alpha is fast.",
+        "claim Both agree on something.",
+        "dossier Beta",
+        "failure mode Collapse",
+        "reading path Where to start",
+        "tension Fast or slow?",
+    ]
+
+
+def test_label_facet_page_lists_exactly_that_label(mini_site: Path) -> None:
+    page = soup(mini_site, "claims/label/contested/index.html")
+    labels = [a["data-label"] for a in page.select("article.claim")]
+    assert labels == ["contested", "contested"]
+    current = page.select_one('[aria-current="page"]')
+    assert current is not None and current.get_text(" ", strip=True) == "Contested 2"
+
+
+def test_markdown_is_inert_and_math_is_mathml(mini_site: Path) -> None:
+    page = soup(mini_site, "foundations/index.html")
+    body = page.select_one("article.prose")
+    assert isinstance(body, Tag)
+    assert body.find("script") is None
+    assert "<script>alert(1)</script>" in body.get_text()
+    hrefs = [a["href"] for a in body.find_all("a")]
+    assert hrefs == ["https://example.org/"]
+    assert body.find("math") is not None
+
+
+def test_every_internal_link_and_anchor_resolves(real_site: Path, mini_site: Path) -> None:
+    for site in (real_site, mini_site):
+        broken = list(_broken_links(site))
+        assert broken == []
+
+
+def test_nothing_loads_from_another_host(real_site: Path) -> None:
+    for html_file in real_site.rglob("*.html"):
+        page = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
+        for tag in page.find_all(["script", "link", "img", "iframe", "source"]):
+            url = str(tag.get("src") or tag.get("href") or "")
+            assert not urlsplit(url).netloc, (html_file, url)
+
+
+def test_map_json_holds_every_entry_and_edge(mini_site: Path, make_project: MakeProject) -> None:
+    data = json.loads((mini_site / "data/map.json").read_text())
+    graph = check(mini_site.parent / "content").graph
+    assert data["version"] == 1
+    assert len(data["entries"]) == graph.graph.number_of_nodes() - 1  # all but the site
+    assert {(e["source"], e["target"], e["relation"]) for e in data["edges"]} == set(graph.edges())
+
+
+def _broken_links(site: Path) -> list[str]:
+    broken = []
+    for html_file in sorted(site.rglob("*.html")):
+        if html_file.name == "404.html":
+            continue  # served at arbitrary depths; checked by its own test
+        page = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
+        here = html_file.relative_to(site).as_posix()
+        for tag in page.find_all(["a", "link"]):
+            href = str(tag.get("href", ""))
+            if not href or urlsplit(href).scheme in ("http", "https", "mailto"):
+                continue
+            target, _, anchor = href.partition("#")
+            if not _resolves(site, here, target.split("?")[0], anchor):
+                broken.append(f"{here}: {href}")
+    return broken
+
+
+def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(here), target)) if target else here
+    file = site / path
+    if file.is_dir():
+        file = file / "index.html"
+    if not file.is_file():
+        return False
+    if not anchor:
+        return True
+    page = BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
+    return page.find(id=anchor) is not None
