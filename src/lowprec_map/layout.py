@@ -16,7 +16,7 @@ from .validate import Entry
 COLUMNS = ("program", "dossier", "claim", "tension", "failure_mode")
 COLUMN_GAP = 260
 ROW_GAP = 34
-MARGIN = 40
+MARGIN = 50
 SWEEPS = 4
 
 
@@ -31,6 +31,7 @@ class PlacedNode:
 class MapLayout:
     nodes: list[PlacedNode]
     edges: list[tuple[PlacedNode, PlacedNode, str]]
+    columns: list[tuple[int, str]]  # (x, entry type) of each column's heading
     width: int
     height: int
 
@@ -54,7 +55,9 @@ def layout_map(graph: MapGraph) -> MapLayout:
     ]
     tallest = max((len(c) for c in columns), default=1)
     width = 2 * MARGIN + (len(COLUMNS) - 1) * COLUMN_GAP + 200
-    return MapLayout(list(placed.values()), edges, width, 2 * MARGIN + tallest * ROW_GAP)
+    heads = [(MARGIN + col * COLUMN_GAP - 6, entry_type) for col, entry_type in enumerate(COLUMNS)]
+    height = 2 * MARGIN + tallest * ROW_GAP
+    return MapLayout(list(placed.values()), edges, heads, width, height)
 
 
 def _neighbours(graph: MapGraph, keys: set[str]) -> dict[str, set[str]]:

@@ -15,6 +15,7 @@ from .layout import layout_map
 from .models import Claim, Dossier, FailureMode, Page, Perturbation, ReadingPath
 from .urls import TYPE_FOLDERS, entry_url
 from .validate import Entry
+from .views import ledger_groups, numerical_matrix
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class PageSpec:
 
 def plan_pages(graph: MapGraph) -> list[PageSpec]:
     """Every HTML page of the site, in a stable order."""
-    pages = [_landing(graph), _map_page(graph), *_listing_pages(graph)]
+    pages = [_landing(graph), _map_page(graph), _search_page(graph), *_listing_pages(graph)]
     pages.extend(_entry_pages(graph))
     pages.extend(_label_pages(graph))
     root = urlsplit(graph.site.base_url or "/").path.rstrip("/") + "/"
@@ -98,6 +99,7 @@ def _landing(graph: MapGraph) -> PageSpec:
     context = {
         "dossiers": sorted_dossiers(graph),
         "claims": graph.entries("claim"),
+        "groups": ledger_groups(graph, graph.entries("claim")),
         "labels": graph.entries("evidence"),
         "taxonomy": taxonomy(graph),
         "tensions": graph.entries("tension"),
@@ -119,6 +121,19 @@ def _map_page(graph: MapGraph) -> PageSpec:
     )
 
 
+def _search_page(graph: MapGraph) -> PageSpec:
+    """Context: `entries`, every entry with a page, grouped by type for the no-JS index."""
+    types = ("dossier", "claim", "tension", "failure_mode", "program", "path", "page")
+    entries = [(t, graph.entries(t)) for t in types]
+    return PageSpec(
+        "search/",
+        "search.html",
+        "Search",
+        "Search every dossier, claim, tension, failure mode, program, path and page.",
+        {"entries": entries},
+    )
+
+
 def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
     """One index page per entry type; context: `entries` (+ extras per type)."""
     yield PageSpec(
@@ -126,7 +141,7 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
         "dossiers.html",
         "Paper dossiers",
         "Every paper on the map, with its numerical path side by side.",
-        {"entries": sorted_dossiers(graph), "taxonomy": taxonomy(graph)},
+        _dossier_index_context(graph),
     )
     yield _ledger(graph, None)
     listings = {
@@ -146,16 +161,26 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
         )
 
 
+def _dossier_index_context(graph: MapGraph) -> dict[str, object]:
+    """Context: entries, taxonomy, and the papers × tensors matrix (columns, rows)."""
+    entries = sorted_dossiers(graph)
+    columns, rows = numerical_matrix(entries)
+    return {"entries": entries, "taxonomy": taxonomy(graph), "columns": columns,
+            "matrix": list(zip(entries, rows, strict=True))}
+
+
 def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
     """The claim ledger, whole or for one evidence label; context: claims, labels, label."""
     claims = graph.entries("claim") if label is None else graph.with_label(label)
+    context = {"claims": claims, "groups": ledger_groups(graph, claims),
+               "labels": graph.entries("evidence"), "label": label}
     if label is None:
         return PageSpec(
             "claims/",
             "claims.html",
             "Claim ledger",
             "Every indexed claim with its sources, locators and evidence label.",
-            {"claims": claims, "labels": graph.entries("evidence"), "label": None},
+            context,
         )
     name = getattr(label.model, "name", label.id)
     return PageSpec(
@@ -163,7 +188,7 @@ def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
         "claims.html",
         f"Claims labelled {name}",
         getattr(label.model, "meaning", ""),
-        {"claims": claims, "labels": graph.entries("evidence"), "label": label},
+        context,
     )
 
 

@@ -23,8 +23,9 @@ from .graph import TYPE_NAMES, MapGraph
 from .pages import PageSpec
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
+from .views import entry_programs, ring_layout, search_text
 
-STATIC_ASSETS = ("style.css",)
+STATIC_ASSETS = ("style.css", "site.js")
 
 
 def make_markdown() -> MarkdownIt:
@@ -70,6 +71,9 @@ class Renderer:
             site=graph.site,
             counts=graph.counts(),
             type_name=lambda t: TYPE_NAMES.get(t, t),
+            programs_of=lambda entry: entry_programs(graph, entry),
+            search_text=search_text,
+            ring_layout=ring_layout,
             assets={name: asset_url(static, name) for name in STATIC_ASSETS},
             nav_pages=sorted(
                 graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)

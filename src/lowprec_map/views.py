@@ -1,0 +1,129 @@
+"""Views: arrangements of graph data that several pages share.
+
+The graph answers cross-reference questions; this module only orders and
+groups its answers for display (conflict pairs in the ledger, the
+papers × tensors matrix, the search index, the programs an entry belongs to).
+"""
+
+from __future__ import annotations
+
+import math
+import typing
+from dataclasses import dataclass
+
+from .graph import MapGraph
+from .models import Claim, Dossier, Tensor
+from .validate import Entry
+
+TENSOR_ORDER: tuple[str, ...] = typing.get_args(Tensor)
+
+
+def ledger_groups(graph: MapGraph, claims: list[Entry]) -> list[list[Entry]]:
+    """Claims grouped so that conflicting claims stand side by side.
+
+    Each group is a set of claims connected by `conflicts_with` (restricted to
+    `claims`), in id order; groups are ordered by their first claim's id.
+    """
+    wanted = {c.key: c for c in claims}
+    seen: set[str] = set()
+    groups: list[list[Entry]] = []
+    for claim in claims:
+        if claim.key in seen:
+            continue
+        group, stack = [], [claim]
+        while stack:
+            current = stack.pop()
+            if current.key in seen:
+                continue
+            seen.add(current.key)
+            group.append(current)
+            stack.extend(
+                other
+                for other in graph.targets(current, "conflicts-with")
+                if other.key in wanted and other.key not in seen
+            )
+        groups.append(sorted(group, key=lambda e: e.id))
+    return groups
+
+
+@dataclass(frozen=True)
+class PathCell:
+    """The formats of one tensor in one dossier, by side."""
+
+    rollout: str
+    trainer: str
+
+    @property
+    def same(self) -> bool:
+        return self.rollout == self.trainer
+
+
+def numerical_matrix(dossiers: list[Entry]) -> tuple[list[str], list[dict[str, PathCell]]]:
+    """Columns (tensors used by any dossier, in schema order) and one row per dossier."""
+    rows: list[dict[str, PathCell]] = []
+    used: set[str] = set()
+    for entry in dossiers:
+        assert isinstance(entry.model, Dossier)
+        sides: dict[str, dict[str, list[str]]] = {}
+        for step in entry.model.numerical_path:
+            cell = sides.setdefault(step.tensor, {"rollout": [], "trainer": []})
+            for side in ("rollout", "trainer") if step.where == "both" else (step.where,):
+                cell[side].append(step.format)
+        rows.append(
+            {
+                tensor: PathCell("/".join(s["rollout"]) or "–", "/".join(s["trainer"]) or "–")
+                for tensor, s in sides.items()
+            }
+        )
+        used.update(sides)
+    return [t for t in TENSOR_ORDER if t in used], rows
+
+
+def entry_programs(graph: MapGraph, entry: Entry) -> list[str]:
+    """Ids of the research programs an entry belongs to (a program belongs to itself)."""
+    if entry.type == "program":
+        return [entry.id]
+    return sorted(p.id for p in graph.targets(entry, "in-program"))
+
+
+def search_text(entry: Entry) -> str:
+    """Lower-cased text a search matches against: names, authors, summaries."""
+    model = entry.model
+    parts = [entry.id]
+    for name in ("title", "short_name", "statement", "summary", "question", "description", "name"):
+        value = getattr(model, name, None)
+        if isinstance(value, str):
+            parts.append(value)
+    if isinstance(model, Dossier):
+        parts.extend(model.authors)
+        parts.extend(model.regime.models)
+    if isinstance(model, Claim) and model.scope:
+        parts.append(model.scope)
+    return " ".join(parts).casefold()
+
+
+@dataclass(frozen=True)
+class RingNode:
+    """One stage of the feedback-loop diagram: its centre and the arc to the next stage."""
+
+    number: int
+    x: float
+    y: float
+    arc: str  # SVG path from this node toward the next, along the ring
+
+
+def ring_layout(count: int, radius: float = 130, centre: float = 170) -> list[RingNode]:
+    """Stages evenly spaced on a circle, starting at the top, clockwise, with arcs between."""
+    gap = 0.32  # radians left free around each node for its circle
+    nodes = []
+    for index in range(count):
+        start = 2 * math.pi * index / count - math.pi / 2
+        end = 2 * math.pi * (index + 1) / count - math.pi / 2
+        x, y = centre + radius * math.cos(start), centre + radius * math.sin(start)
+        ax = centre + radius * math.cos(start + gap)
+        ay = centre + radius * math.sin(start + gap)
+        bx = centre + radius * math.cos(end - gap)
+        by = centre + radius * math.sin(end - gap)
+        arc = f"M {ax:.1f} {ay:.1f} A {radius:.0f} {radius:.0f} 0 0 1 {bx:.1f} {by:.1f}"
+        nodes.append(RingNode(index + 1, round(x, 1), round(y, 1), arc))
+    return nodes
