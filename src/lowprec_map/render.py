@@ -25,7 +25,7 @@ from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
 from .views import entry_programs, ring_layout, search_text
 
-STATIC_ASSETS = ("style.css", "site.js")
+STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 
 
 def make_markdown() -> MarkdownIt:

@@ -1,0 +1,178 @@
+"""The site in a real headless Chromium: filters, URL state, search, keyboard, axe-core."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
+from conftest import REPO
+from lowprec_map.graph import MapGraph
+from lowprec_map.pipeline import Project, build, check
+
+__all__ = ["serve"]  # the fixture, imported so pytest finds it
+
+
+# The map under test: the repository's content unless LOWPREC_CONTENT names another tree.
+CONTENT = Path(os.environ.get("LOWPREC_CONTENT") or REPO / "content")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("browser") / "_site"
+    build(Project(CONTENT, REPO / "templates", REPO / "static"), out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def graph() -> MapGraph:
+    return check(CONTENT).graph
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    require(os.path.exists(CHROMIUM), f"Chromium not found at {CHROMIUM}")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def problems() -> list[str]:
+    """Console errors, page errors and requests to other hosts seen by `page`."""
+    return []
+
+
+@pytest.fixture
+def page(browser: Browser, problems: list[str]) -> Iterator[Page]:
+    """A fresh page that records what `problems` collects."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith("http://127.0.0.1") else problems.append(r.url),
+    )
+    yield page
+    context.close()
+
+
+Url = Callable[..., str]
+
+
+def visible(page: Page, selector: str, attribute: str) -> set[str]:
+    script = (
+        f"els => els.filter(e => e.offsetParent !== null).map(e => e.getAttribute('{attribute}'))"
+    )
+    return set(page.eval_on_selector_all(selector, script))  # fmt: skip
+
+
+def test_program_filter_shows_exactly_its_dossiers_and_lives_in_the_url(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    program = next(p for p in graph.entries("program") if graph.program_members(p, "dossier"))
+    expected = {d.id for d in graph.program_members(program, "dossier")}
+    page.goto(serve(site))
+    page.click(f"a[data-program='{program.id}']")
+    assert page.url.endswith(f"?program={program.id}")
+    assert visible(page, "#dossiers article.dossier", "data-id") == expected
+    status = page.text_content("#program-status")
+    assert status == f"Showing research program: {program.model.title} ({len(expected)} dossiers)"
+    assert page.get_attribute(f"a[data-program='{program.id}']", "aria-pressed") == "true"
+    # Loading the URL restores the filter; going back restores everything.
+    page.goto(serve(site, f"?program={program.id}"))
+    assert visible(page, "#dossiers article.dossier", "data-id") == expected
+    page.click("a[data-program='']")
+    page.go_back()
+    assert visible(page, "#dossiers article.dossier", "data-id") == expected
+    page.go_back()
+    everything = {d.id for d in graph.entries("dossier")}
+    assert visible(page, "#dossiers article.dossier", "data-id") == everything
+    assert problems == []
+
+
+def test_ledger_filter_shows_exactly_the_claims_of_a_label(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    label = max(graph.entries("evidence"), key=lambda e: len(graph.with_label(e)))
+    expected = {c.id for c in graph.with_label(label)}
+    page.goto(serve(site, "claims/"))
+    page.click(f"a[data-label-filter='{label.id}']")
+    assert page.url.endswith(f"claims/?label={label.id}")
+    assert visible(page, "article.claim", "data-id") == expected
+    assert page.text_content("#label-status") == (
+        f"Showing {len(expected)} claims labelled {label.model.name}"
+    )
+    page.reload()
+    assert visible(page, "article.claim", "data-id") == expected
+    assert problems == []
+
+
+def test_search_finds_a_dossier_by_short_name(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    dossier = graph.get("dossier", "qerl")
+    page.goto(serve(site))
+    page.fill("#site-search-q", dossier.model.short_name)
+    page.press("#site-search-q", "Enter")
+    page.wait_for_url("**/search/?q=*")
+    results = page.eval_on_selector_all(
+        "[data-search]",
+        "els => els.filter(e => !e.hidden).map(e => e.querySelector('a').textContent)",
+    )
+    assert dossier.model.short_name in results
+    assert len(results) < graph.graph.number_of_nodes() / 2
+    assert problems == []
+
+
+def test_map_nodes_are_keyboard_reachable_and_named(
+    problems: list[str], page: Page, site: Path, serve: Url
+) -> None:
+    page.goto(serve(site, "map/"))
+    page.focus("svg.map a.node")
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused and page.text_content("#map-info") == focused
+    page.keyboard.press("Tab")
+    following = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert following and following != focused
+    page.uncheck("input[data-map-type='claim']")
+    dimmed = page.eval_on_selector_all("a.node.dim", "els => els.map(e => e.dataset.type)")
+    assert dimmed and set(dimmed) == {"claim"}
+    assert problems == []
+
+
+def test_without_javascript_everything_is_listed(
+    browser: Browser, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(serve(site))
+    assert visible(page, "#dossiers article.dossier", "data-id") == {
+        d.id for d in graph.entries("dossier")
+    }
+    assert len(visible(page, "#claims article.claim", "data-id")) == len(graph.entries("claim"))
+    program = graph.entries("program")[0]
+    page.click(f"a[data-program='{program.id}']")
+    assert page.url.endswith(f"programs/{program.id}/")
+    context.close()
+
+
+@pytest.mark.parametrize("path", ["", "dossiers/qerl/", "claims/", "map/", "search/"])
+def test_axe_reports_no_violations(
+    problems: list[str], page: Page, site: Path, serve: Url, path: str
+) -> None:
+    page.goto(serve(site, path))
+    results = Axe().run(page)
+    violations = [
+        (v["id"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+    ]
+    assert violations == []
+    assert problems == []
