@@ -7,13 +7,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, sync_playwright
-
 from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
 from conftest import REPO
+from playwright.sync_api import Browser, Page, sync_playwright
+
 from lowprec_map.graph import MapGraph
+from lowprec_map.models import Dossier, EvidenceLabel, Program
 from lowprec_map.pipeline import Project, build, check
 
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
@@ -72,7 +72,7 @@ def visible(page: Page, selector: str, attribute: str) -> set[str]:
     script = (
         f"els => els.filter(e => e.offsetParent !== null).map(e => e.getAttribute('{attribute}'))"
     )
-    return set(page.eval_on_selector_all(selector, script))  # fmt: skip
+    return set(page.eval_on_selector_all(selector, script))
 
 
 def test_program_filter_shows_exactly_its_dossiers_and_lives_in_the_url(
@@ -80,6 +80,7 @@ def test_program_filter_shows_exactly_its_dossiers_and_lives_in_the_url(
 ) -> None:
     program = next(p for p in graph.entries("program") if graph.program_members(p, "dossier"))
     expected = {d.id for d in graph.program_members(program, "dossier")}
+    assert isinstance(program.model, Program)
     page.goto(serve(site))
     page.click(f"a[data-program='{program.id}']")
     assert page.url.endswith(f"?program={program.id}")
@@ -104,6 +105,7 @@ def test_ledger_filter_shows_exactly_the_claims_of_a_label(
 ) -> None:
     label = max(graph.entries("evidence"), key=lambda e: len(graph.with_label(e)))
     expected = {c.id for c in graph.with_label(label)}
+    assert isinstance(label.model, EvidenceLabel)
     page.goto(serve(site, "claims/"))
     page.click(f"a[data-label-filter='{label.id}']")
     assert page.url.endswith(f"claims/?label={label.id}")
@@ -120,6 +122,7 @@ def test_search_finds_a_dossier_by_short_name(
     problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
 ) -> None:
     dossier = graph.get("dossier", "qerl")
+    assert isinstance(dossier.model, Dossier)
     page.goto(serve(site))
     page.fill("#site-search-q", dossier.model.short_name)
     page.press("#site-search-q", "Enter")

@@ -9,10 +9,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from browser import require
 from conftest import REPO
+
 from lowprec_map.pipeline import Project, build
 
 CONTENT = Path(os.environ.get("LOWPREC_CONTENT") or REPO / "content")
@@ -37,8 +36,11 @@ def test_every_page_is_valid_html(tmp_path: Path) -> None:
     assert len(pages) > 20
     result = subprocess.run(
         [java, "-Xss2m", "-jar", str(jar), "--format", "json", "--also-check-svg", *pages],
-        capture_output=True, text=True, check=False, timeout=600,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]
     problems = [
         f"{str(m.get('url', '')).removeprefix('file:' + str(out))}:{m.get('lastLine')}: "

@@ -25,9 +25,15 @@ def test_tool_is_clean(command: list[str]) -> None:
     exe = shutil.which(command[0], path=str(REPO / ".venv/bin")) or shutil.which(command[0])
     assert exe, f"{command[0]} is not installed: install the [dev] extra"
     result = subprocess.run(
-        [sys.executable, "-m", command[0], *command[1:]] if command[0] == "mypy" else [exe, *command[1:]],
-        cwd=REPO, capture_output=True, text=True, check=False, timeout=600,
-    )  # fmt: skip
+        [sys.executable, "-m", command[0], *command[1:]]
+        if command[0] == "mypy"
+        else [exe, *command[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -56,7 +56,7 @@ def test_enum_value_gets_a_suggestion(make_project: MakeProject) -> None:
     text = ALPHA.replace("format: fp8}", "format: fp8-e4m4}")
     assert errors_for(make_project, {"dossiers/alpha.yaml": text}) == [
         "dossiers/alpha.yaml:14:47: numerical_path[0].format: 'fp8-e4m4' is not one of fp32, bf16, "
-        "fp16, fp8, fp8-e4m3, fp8-e5m2, mxfp8, int8, int4, nvfp4, mxfp4, nf4, low-bit "
+        "fp16, fp8, fp8-e4m3, fp8-e5m2, mxfp8, int8, int4, nvfp4, mxfp4, nf4, low-bit, unstated "
         "(did you mean 'fp8-e4m3'?)"
     ]
 

@@ -42,8 +42,9 @@ def test_crash_while_writing_leaves_old_site_intact(
     build(project, out)
     before = tree(out)
 
-    def broken_render(*args: object) -> dict[str, bytes]:
-        return {"index.html": b"new", "a/../../escape.html": b"x"}
+    def broken_render(*args: object) -> tuple[dict[str, bytes], set[str]]:
+        files = {"index.html": b"new", "a/../../escape.html": b"x"}
+        return files, set(files)
 
     monkeypatch.setattr(pipeline, "render_site", broken_render)
     with pytest.raises(OutputDirError):

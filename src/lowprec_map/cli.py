@@ -6,6 +6,7 @@ Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage er
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
@@ -15,6 +16,7 @@ from pathlib import Path
 from .errors import ContentError, Problem, problems_json
 from .graph import TYPE_NAMES
 from .pipeline import Project, build, check
+from .scaffold import NEW_TYPES, SCHEMA_DIR, ScaffoldError, new_entry, write_schemas
 from .write import OutputDirError
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
@@ -40,10 +42,25 @@ def make_parser() -> argparse.ArgumentParser:
     build_cmd = commands.add_parser("build", help="check the content and build the site")
     _content_options(build_cmd)
     build_cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
-    build_cmd.add_argument("--base-url", help="published root URL (overrides site.yaml)")
+    build_cmd.add_argument("--base-url", help="published root URL (overrides site.yaml's)")
     check_cmd = commands.add_parser("check", help="validate the content only (for CI)")
     _content_options(check_cmd)
     check_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    serve_cmd = commands.add_parser("serve", help="build, serve and rebuild on save")
+    _content_options(serve_cmd)
+    serve_cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
+    serve_cmd.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)"
+    )
+    serve_cmd.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    new_cmd = commands.add_parser("new", help="scaffold an entry that validates as written")
+    new_cmd.add_argument(
+        "type", choices=sorted(NEW_TYPES), metavar="TYPE", help=", ".join(sorted(NEW_TYPES))
+    )
+    new_cmd.add_argument("id", metavar="ID", help="the new entry's id (a slug)")
+    new_cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    schema_cmd = commands.add_parser("schema", help="write one JSON Schema per content type")
+    schema_cmd.add_argument("--out", type=Path, default=Path(SCHEMA_DIR), help="output folder")
     return parser
 
 
@@ -59,6 +76,12 @@ def _content_options(command: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; returns the exit code."""
     args = make_parser().parse_args(argv)
+    if args.command == "schema":
+        for path in write_schemas(args.out):
+            print(path)
+        return EXIT_OK
+    if args.command == "new":
+        return _new(args.content, args.type, args.id)
     project = Project.beside(args.content)
     project = Project(
         args.content, args.templates or project.templates, args.static or project.static
@@ -69,7 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         print(f"lowprec-map: error: {missing}", file=sys.stderr)
         return EXIT_USAGE
-    return _build(project, args.out, args.strict)
+    if args.command == "serve":
+        return _serve(project, args.out, args.host, args.port)
+    return _build(project, args.out, args.strict, args.base_url)
 
 
 def _check(project: Project, strict: bool, output_format: str) -> int:
@@ -88,9 +113,40 @@ def _check(project: Project, strict: bool, output_format: str) -> int:
     return EXIT_OK
 
 
-def _build(project: Project, out: Path, strict: bool) -> int:
+def _new(content: Path, type_name: str, entry_id: str) -> int:
+    result = check(content)
     try:
-        report = build(project, out, strict)
+        path = new_entry(result.graph, content, type_name, entry_id)
+    except ScaffoldError as exc:
+        print(f"lowprec-map: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {path}; edit it, then run: lowprec-map check")
+    return EXIT_OK
+
+
+def _serve(project: Project, out: Path, host: str, port: int) -> int:
+    from .serve import serve  # noqa: PLC0415 - tornado loads only for the dev server
+
+    try:
+        serve(project, out, host, port)
+    except OutputDirError as exc:
+        print(f"lowprec-map: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"lowprec-map: error: cannot serve on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _build(project: Project, out: Path, strict: bool, base_url: str | None = None) -> int:
+    if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+[^\s]*", base_url):
+        print(
+            f"lowprec-map: error: --base-url must be an http(s) URL, not '{base_url}'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        report = build(project, out, strict, base_url)
     except OutputDirError as exc:
         print(f"lowprec-map: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -132,9 +132,22 @@ class MapGraph:
         entry: Entry = self.graph.nodes[f"{entry_type}:{entry_id}"]["entry"]
         return entry
 
+    def override_base_url(self, base_url: str) -> None:
+        """Publish under another root URL than site.yaml's (e.g. a project sub-path)."""
+        site = self._by_type["site"][0]
+        url = base_url if base_url.endswith("/") else base_url + "/"
+        model = site.model.model_copy(update={"base_url": url})
+        entry = Entry(site.type, site.id, model, site.positions)
+        self._by_type["site"] = [entry]
+        self.graph.nodes[entry.key]["entry"] = entry
+
     def has(self, entry_type: str, entry_id: str) -> bool:
         """True when an entry of that type and id exists."""
         return f"{entry_type}:{entry_id}" in self.graph
+
+    def all_entries(self) -> list[Entry]:
+        """Every entry, ordered by key."""
+        return [self.graph.nodes[key]["entry"] for key in sorted(self.graph.nodes)]
 
     def entries(self, entry_type: str) -> list[Entry]:
         """All entries of a type, ordered by id."""
@@ -164,6 +177,18 @@ class MapGraph:
             if source_type is None or source.startswith(f"{source_type}:")
         }
         return [self.graph.nodes[s]["entry"] for s in sorted(sources)]
+
+    def neighbourhood(self, entry: Entry, hops: int = 1) -> set[str]:
+        """Keys of entries within `hops` references of `entry` (either direction), and its own."""
+        found, frontier = {entry.key}, {entry.key}
+        for _ in range(hops):
+            nxt: set[str] = set()
+            for key in frontier:
+                nxt.update(self.graph.predecessors(key))
+                nxt.update(self.graph.successors(key))
+            frontier = nxt - found
+            found |= nxt
+        return found
 
     def relations(self, source: Entry, target: Entry) -> list[str]:
         """The relations by which `source` refers to `target`."""

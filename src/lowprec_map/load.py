@@ -84,6 +84,8 @@ class RawDoc:
 class LoadResult:
     docs: list[RawDoc]
     problems: list[Problem]
+    # 'type:id' of entry files that exist but could not be parsed.
+    unreadable: set[str] = field(default_factory=set)
 
 
 def load_content(root: Path) -> LoadResult:
@@ -96,6 +98,8 @@ def load_content(root: Path) -> LoadResult:
         doc = load_file(path, kind, result.problems)
         if doc is not None:
             result.docs.append(doc)
+        else:
+            result.unreadable.add(f"{kind}:{path.stem}")
     return result
 
 

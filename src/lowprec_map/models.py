@@ -78,6 +78,7 @@ NumberFormat = Literal[
     "mxfp4",
     "nf4",
     "low-bit",
+    "unstated",  # the source does not say which format; better than a guess
 ]
 
 

@@ -27,6 +27,12 @@ class PageSpec:
     title: str
     description: str
     context: Mapping[str, object] = field(default_factory=dict)
+    # Graph keys whose change requires re-rendering this page; "*" means any change.
+    depends: frozenset[str] = frozenset({"*"})
+
+    def affected_by(self, changed: set[str]) -> bool:
+        """True when an entry in `changed` ('type:id' keys) can alter this page."""
+        return "*" in self.depends or not self.depends.isdisjoint(changed)
 
 
 def plan_pages(graph: MapGraph) -> list[PageSpec]:
@@ -165,15 +171,23 @@ def _dossier_index_context(graph: MapGraph) -> dict[str, object]:
     """Context: entries, taxonomy, and the papers × tensors matrix (columns, rows)."""
     entries = sorted_dossiers(graph)
     columns, rows = numerical_matrix(entries)
-    return {"entries": entries, "taxonomy": taxonomy(graph), "columns": columns,
-            "matrix": list(zip(entries, rows, strict=True))}
+    return {
+        "entries": entries,
+        "taxonomy": taxonomy(graph),
+        "columns": columns,
+        "matrix": list(zip(entries, rows, strict=True)),
+    }
 
 
 def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
     """The claim ledger, whole or for one evidence label; context: claims, labels, label."""
     claims = graph.entries("claim") if label is None else graph.with_label(label)
-    context = {"claims": claims, "groups": ledger_groups(graph, claims),
-               "labels": graph.entries("evidence"), "label": label}
+    context = {
+        "claims": claims,
+        "groups": ledger_groups(graph, claims),
+        "labels": graph.entries("evidence"),
+        "label": label,
+    }
     if label is None:
         return PageSpec(
             "claims/",
@@ -205,7 +219,11 @@ def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
             title = getattr(model, "title", entry.id)
             description = _description(entry)
             context = {"entry": entry, "model": model, "backlinks": graph.backlinks(entry)}
-            yield PageSpec(entry_url(entry), f"{entry_type}.html", title, description, context)
+            # The page shows its neighbours and, in their cards, their neighbours.
+            depends = frozenset(graph.neighbourhood(entry, hops=2))
+            yield PageSpec(
+                entry_url(entry), f"{entry_type}.html", title, description, context, depends
+            )
 
 
 def _description(entry: Entry) -> str:

@@ -75,26 +75,39 @@ def check(content: Path) -> CheckResult:
     loaded = load_content(content)
     validated = validate_docs(loaded.docs, content)
     problems = [*loaded.problems, *validated.problems]
-    graph = MapGraph(validated.entries, validated.invalid)
+    graph = MapGraph(validated.entries, validated.invalid | loaded.unreadable)
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))
 
 
-def render_site(graph: MapGraph, project: Project) -> dict[str, bytes]:
-    """Every output file in memory: pages, data and static assets."""
+def render_site(
+    graph: MapGraph, project: Project, changed: set[str] | None = None
+) -> tuple[dict[str, bytes], set[str]]:
+    """Output files in memory, and the full set of file names the site consists of.
+
+    With `changed` (graph keys of entries that changed since the last render),
+    only pages that depend on them are rendered; otherwise every file is.
+    """
     renderer = Renderer(graph, project.templates, project.static)
     files: dict[str, bytes] = {}
+    names: set[str] = set()
     for spec in plan_pages(graph):
-        files[output_file(spec.url)] = renderer.render(spec)
+        name = output_file(spec.url)
+        names.add(name)
+        if changed is None or spec.affected_by(changed):
+            files[name] = renderer.render(spec)
     files["data/map.json"] = map_json(graph)
     for asset in sorted(project.static.rglob("*")):
         if asset.is_file() and not asset.name.startswith("."):
             files[f"static/{asset.relative_to(project.static).as_posix()}"] = asset.read_bytes()
-    return files
+    names.update(files)
+    return files, names
 
 
-def build(project: Project, out: Path, strict: bool = False) -> BuildReport:
+def build(
+    project: Project, out: Path, strict: bool = False, base_url: str | None = None
+) -> BuildReport:
     """Check, render and publish; raises ContentError and leaves `out` untouched on error."""
     started = time.perf_counter()
     check_output_dir(out, [project.content, project.templates, project.static, Path.cwd()])
@@ -102,17 +115,20 @@ def build(project: Project, out: Path, strict: bool = False) -> BuildReport:
     blocking = result.problems if strict else result.errors
     if blocking:
         raise ContentError(result.problems)
+    if base_url is not None:
+        result.graph.override_base_url(base_url)
     try:
-        files = render_site(result.graph, project)
+        files, _ = render_site(result.graph, project)
     except jinja2.TemplateError as exc:
-        raise ContentError([_template_problem(exc, project.templates)]) from exc
+        raise ContentError([template_problem(exc, project.templates)]) from exc
     publish(files, out)
     pages = sum(1 for name in files if name.endswith(".html"))
     elapsed = time.perf_counter() - started
     return BuildReport(result.graph.counts(), pages, len(files), elapsed, result.warnings)
 
 
-def _template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
+def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
+    """A template failure as a positioned problem (the template file and line)."""
     if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
         return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
     if isinstance(exc, jinja2.TemplateNotFound):

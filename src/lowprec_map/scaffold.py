@@ -1,0 +1,186 @@
+"""Editor support: JSON Schemas from the models, and `new` skeleton entries.
+
+A skeleton is generated from the model, so it cannot drift from the schema:
+each field gets its description as a comment, required fields get a value that
+validates (ids are taken from the existing content), optional fields are left
+commented out.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+
+from .graph import MapGraph
+from .load import FOLDERS, SLUG
+from .models import ENTRY_MODELS, EvidenceFile, EvidenceLabel, Model, Site, TaxonomyFile
+
+SCHEMA_DIR = "schemas"
+
+# Schema file name -> model: one per content file type.
+SCHEMA_MODELS: dict[str, type[Model]] = {
+    "site": Site,
+    "evidence": EvidenceFile,
+    "taxonomy": TaxonomyFile,
+    **{kind: ENTRY_MODELS[kind] for kind, _ in FOLDERS.values()},
+}
+
+# Command-line type name -> entry type ("failure-mode" reads better than "failure_mode").
+NEW_TYPES = {kind.replace("_", "-"): kind for kind, _ in FOLDERS.values()}
+
+
+class ScaffoldError(Exception):
+    """`new` cannot write the entry (bad id, existing file, missing prerequisites)."""
+
+
+def write_schemas(out: Path) -> list[Path]:
+    """Write one JSON Schema per content file type into `out`; returns the paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, model in SCHEMA_MODELS.items():
+        path = out / f"{name}.json"
+        path.write_text(schema_text(model), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def schema_text(model: type[BaseModel]) -> str:
+    """A model's JSON Schema, stably formatted."""
+    schema = model.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def new_entry(graph: MapGraph, content: Path, type_name: str, entry_id: str) -> Path:
+    """Write a skeleton entry that validates as written; refuses to overwrite."""
+    if type_name not in NEW_TYPES:
+        raise ScaffoldError(f"unknown type '{type_name}'; choose from {', '.join(NEW_TYPES)}")
+    if not SLUG.fullmatch(entry_id):
+        raise ScaffoldError(
+            f"'{entry_id}' is not a valid id: use lowercase letters, digits and hyphens"
+        )
+    kind = NEW_TYPES[type_name]
+    folder, suffix = next((f, s) for f, (k, s) in FOLDERS.items() if k == kind)
+    path = content / folder / f"{entry_id}{suffix}"
+    if path.exists():
+        raise ScaffoldError(f"{path} already exists; not overwriting it")
+    text = _skeleton(kind, entry_id, graph, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _skeleton(kind: str, entry_id: str, graph: MapGraph, folder: str) -> str:
+    model = ENTRY_MODELS[kind]
+    values = _example_values(kind, entry_id, graph)
+    lines = [f"# {kind.replace('_', ' ')} '{entry_id}': {(model.__doc__ or '').strip()}"]
+    if kind == "page":
+        lines = ["---", *lines]
+    else:
+        lines.insert(0, f"# yaml-language-server: $schema=../../{SCHEMA_DIR}/{kind}.json")
+    for name, field in model.model_fields.items():
+        lines.append(f"# {field.description}")
+        if name in values:
+            lines.append(_dump({name: values[name]}))
+        else:
+            lines.append("# " + _dump({name: None}).replace("null", "...").rstrip())
+    if kind == "page":
+        lines += ["---", "Write the page here, in Markdown.", ""]
+    return "\n".join(line.rstrip("\n") for line in lines) + "\n"
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100).rstrip("\n")
+
+
+def _first(graph: MapGraph, entry_type: str, what: str) -> str:
+    entries = graph.entries(entry_type)
+    if not entries:
+        raise ScaffoldError(f"add a {what} first: a new entry of this type must reference one")
+    return entries[0].id
+
+
+def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]:
+    """Values for the required fields, valid against the models and the current content."""
+    title = entry_id.replace("-", " ").capitalize()
+    today = datetime.date.today()
+    examples: dict[str, Callable[[], dict[str, Any]]] = {
+        "dossier": lambda: {
+            "title": title,
+            "short_name": title,
+            "authors": ["First Author"],
+            "date": today,
+            "kind": "paper",
+            "read": "abstract",
+            "url": "https://arxiv.org/abs/0000.00000",
+            "summary": "One sentence for cards.",
+            "perturbs": [_first(graph, "perturbation", "perturbation to taxonomy.yaml")],
+            "regime": {"models": ["TODO"], "algorithms": ["TODO"], "tasks": ["TODO"]},
+            "result": "Main results with exact numbers and locators (Tab. N).",
+            "limitation": "What the work does not show.",
+            "numerical_path": [{"tensor": "weights", "where": "rollout", "format": "fp8"}],
+        },
+        "claim": lambda: _claim_values(graph),
+        "tension": lambda: {
+            "title": f"{title}?",
+            "kind": "versus",
+            "sides": [
+                {"dossier": d, "position": "What this side reports."} for d in _two_dossiers(graph)
+            ],
+            "summary": "The tension in a short paragraph.",
+            "missing_variable": "TODO",
+        },
+        "failure_mode": lambda: {
+            "title": title,
+            "summary": "The mechanism in one sentence.",
+            "steps": [
+                {"title": "First step", "detail": "What happens."},
+                {"title": "Second step", "detail": "What follows."},
+            ],
+            "sources": [{"dossier": _first(graph, "dossier", "dossier"), "locator": "Abstract"}],
+        },
+        "program": lambda: {
+            "title": title,
+            "question": "The research question?",
+            "test": "The experiment.",
+            "prediction": "A falsifiable prediction.",
+            "status": "open",
+        },
+        "path": lambda: {
+            "title": f"{title}?",
+            "order": 1 + len(graph.entries("path")),
+            "summary": "What the reader will understand at the end.",
+            "steps": [{"stage": "start"}, {"stage": "finish"}],
+        },
+        "page": lambda: {"title": title, "description": "One sentence for metadata."},
+    }
+    return examples[kind]()
+
+
+def _claim_values(graph: MapGraph) -> dict[str, Any]:
+    """A draft claim: a label needing no source if there is one, else one source."""
+    labels = [
+        e.model for e in graph.entries("evidence")
+        if isinstance(e.model, EvidenceLabel) and not e.model.requires_conflict
+    ]  # fmt: skip
+    label = min(labels, key=lambda m: m.min_independent_sources, default=None)
+    if label is None or label.min_independent_sources > 1:
+        raise ScaffoldError("evidence.yaml needs a label that one source can earn")
+    values: dict[str, Any] = {"statement": "One checkable statement.", "label": label.id}
+    if label.min_independent_sources == 1:
+        dossier = _first(graph, "dossier", "dossier")
+        values["sources"] = [{"dossier": dossier, "locator": "Abstract"}]
+    return values
+
+
+def _two_dossiers(graph: MapGraph) -> list[str]:
+    dossiers = [d.id for d in graph.entries("dossier")[:2]]
+    if len(dossiers) < 2:
+        raise ScaffoldError("a tension needs two existing dossiers")
+    return dossiers

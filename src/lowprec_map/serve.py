@@ -1,0 +1,171 @@
+"""Serve: build, serve with live reload, rebuild what a save changed, show errors in place.
+
+The dev server keeps the last good site on disk and in memory. On each save it
+re-checks the content, finds which entries changed, re-renders only the pages
+that depend on them, and writes only files whose bytes differ. While content
+has errors, every HTML request is answered with an error page listing them;
+the next good save brings the pages back. `livereload` does the watching and
+the browser refresh; nothing here is used by `build`, so published builds
+carry no reload script.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from livereload import Server
+from livereload.handlers import StaticFileHandler
+
+from .errors import Problem
+from .pipeline import Project, check, render_site, template_problem
+from .write import check_output_dir
+
+ERROR_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Build failed · lowprec-map</title>
+<style>body{{font:16px system-ui,sans-serif;margin:2rem;max-width:70rem}}
+pre{{white-space:pre-wrap;background:#fff4f0;border-left:4px solid #8a3b00;padding:1rem}}</style>
+</head><body><main><h1>Build failed</h1>
+<p>{count} problem(s). The page comes back as soon as the content is fixed; this tab reloads
+by itself.</p><pre>{problems}</pre></main></body></html>
+"""
+
+
+@dataclass
+class DevSite:
+    """The incremental builder behind `serve`: last entries, last files, current errors."""
+
+    project: Project
+    out: Path
+    errors: list[Problem] = field(default_factory=list)
+    entries: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    theme_stamp: tuple[tuple[str, float], ...] = ()
+
+    def load_existing(self) -> None:
+        """Remember what the output folder holds, so unchanged files are not rewritten."""
+        if self.out.is_dir():
+            self.files = {
+                p.relative_to(self.out).as_posix(): p.read_bytes()
+                for p in self.out.rglob("*")
+                if p.is_file()
+            }
+
+    def rebuild(self) -> list[str]:
+        """Re-check and re-render what changed; returns the files written."""
+        result = check(self.project.content)
+        if result.errors:
+            self.errors = result.errors
+            _report(self.errors)
+            return []
+        current = {e.key: (e.model, e.body) for e in result.graph.all_entries()}
+        changed = _changed_keys(self.entries, current)
+        stamp = _theme_stamp(self.project)
+        full = (
+            not self.entries
+            or stamp != self.theme_stamp
+            or any(k.startswith("site:") for k in changed)
+        )
+        try:
+            fresh, names = render_site(result.graph, self.project, None if full else changed)
+        except jinja2.TemplateError as exc:
+            self.errors = [template_problem(exc, self.project.templates)]
+            _report(self.errors)
+            return []
+        written = self._write(fresh, names)
+        self.entries, self.theme_stamp, self.errors = current, stamp, []
+        return written
+
+    def _write(self, fresh: dict[str, bytes], names: set[str]) -> list[str]:
+        written = []
+        for name, content in sorted(fresh.items()):
+            if self.files.get(name) != content:
+                path = self.out / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(content)
+                written.append(name)
+            self.files[name] = content
+        for gone in sorted(set(self.files) - names):
+            (self.out / gone).unlink(missing_ok=True)
+            del self.files[gone]
+        return written
+
+    def error_page(self) -> bytes:
+        """The page shown in place of every page while the content has errors."""
+        lines = "\n".join(html.escape(p.format()) for p in self.errors)
+        return ERROR_PAGE.format(count=len(self.errors), problems=lines).encode()
+
+
+def _changed_keys(
+    before: dict[str, tuple[Any, str]], after: dict[str, tuple[Any, str]]
+) -> set[str]:
+    keys = set(before) | set(after)
+    return {k for k in keys if before.get(k) != after.get(k)}
+
+
+def _theme_stamp(project: Project) -> tuple[tuple[str, float], ...]:
+    files = [*project.templates.rglob("*"), *project.static.rglob("*")]
+    return tuple(sorted((str(p), p.stat().st_mtime) for p in files if p.is_file()))
+
+
+def _report(problems: list[Problem]) -> None:
+    for problem in problems:
+        print(problem.format(), file=sys.stderr)
+    print(f"serve: {len(problems)} problem(s); showing them in the browser", file=sys.stderr)
+
+
+def make_handler(site: DevSite) -> type[StaticFileHandler]:
+    """A static-file handler (root-confined by tornado) that shows errors while there are any."""
+
+    class Handler(StaticFileHandler):  # type: ignore[misc]
+        async def get(self, path: str, include_body: bool = True) -> None:
+            if site.errors and (path == "" or path.endswith((".html", "/")) or "." not in path):
+                self.set_status(500)
+                self.set_header("Content-Type", "text/html; charset=utf-8")
+                self.finish(site.error_page())
+                return
+            await super().get(path, include_body)
+
+    return Handler
+
+
+class _DevServer(Server):  # type: ignore[misc]
+    def __init__(self, site: DevSite) -> None:
+        super().__init__()
+        self.site = site
+
+    def get_web_handlers(self, script: bytes) -> list[tuple[str, type, dict[str, str]]]:
+        handler = make_handler(self.site)
+        return [(r"/(.*)", handler, {"path": str(self.site.out), "default_filename": "index.html"})]
+
+
+def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Build, then serve `out` with live reload until interrupted."""
+    check_output_dir(out, [project.content, project.templates, project.static, Path.cwd()])
+    site = DevSite(project, out)
+    started = time.perf_counter()
+    site.load_existing()
+    out.mkdir(parents=True, exist_ok=True)
+    written = site.rebuild()
+    if not site.errors:
+        print(
+            f"serve: built ({len(written)} files written) in {time.perf_counter() - started:.2f} s"
+        )
+
+    def on_change() -> None:
+        began = time.perf_counter()
+        written = site.rebuild()
+        if not site.errors:
+            ms = 1000 * (time.perf_counter() - began)
+            print(f"serve: rebuilt {len(written)} file(s) in {ms:.0f} ms")
+
+    server = _DevServer(site)
+    for folder in (project.content, project.templates, project.static):
+        server.watch(str(folder), on_change, delay=0.1)
+    print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
+    server.serve(host=host, port=port, root=str(out), restart_delay=0)

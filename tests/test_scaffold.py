@@ -1,0 +1,75 @@
+"""`new` and `schema`: skeletons validate as written, schemas stay in sync with the models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from conftest import REPO, MakeProject
+
+from lowprec_map.cli import main
+from lowprec_map.load import FOLDERS, SINGLE_FILES, SafeLoader
+from lowprec_map.pipeline import check
+from lowprec_map.scaffold import NEW_TYPES, SCHEMA_MODELS, schema_text
+
+
+@pytest.mark.parametrize("type_name", sorted(NEW_TYPES))
+def test_new_then_check_passes_and_matches_the_schema(
+    make_project: MakeProject, type_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = make_project().content
+    assert main(["new", type_name, "fresh-entry", "--content", str(content)]) == 0
+    written = Path(capsys.readouterr().out.split()[1].rstrip(";"))
+    assert written.is_file()
+    result = check(content)
+    assert result.errors == [], [p.format() for p in result.errors]
+    assert result.graph.has(NEW_TYPES[type_name], "fresh-entry")
+    text = written.read_text(encoding="utf-8")
+    if written.suffix == ".md":
+        text = text.split("---")[1]
+    else:
+        assert text.startswith(
+            f"# yaml-language-server: $schema=../../schemas/{NEW_TYPES[type_name]}.json"
+        )
+    schema = json.loads(schema_text(SCHEMA_MODELS[NEW_TYPES[type_name]]))
+    data = json.loads(json.dumps(yaml.safe_load(text), default=str))  # dates as JSON strings
+    jsonschema.validate(data, schema)
+
+
+def test_new_refuses_to_overwrite_and_rejects_bad_ids(
+    make_project: MakeProject, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = make_project().content
+    before = (content / "claims/alpha-fast.yaml").read_bytes()
+    assert main(["new", "claim", "alpha-fast", "--content", str(content)]) == 2
+    assert "already exists; not overwriting it" in capsys.readouterr().err
+    assert (content / "claims/alpha-fast.yaml").read_bytes() == before
+    assert main(["new", "claim", "../escape", "--content", str(content)]) == 2
+    assert "is not a valid id" in capsys.readouterr().err
+    assert not (content.parent / "escape.yaml").exists()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["new", "widget", "x", "--content", str(content)])
+    assert exit_info.value.code == 2
+
+
+def test_committed_schemas_match_the_models(tmp_path: Path) -> None:
+    """schemas/ is what editors load; it must be regenerated when the models change."""
+    assert main(["schema", "--out", str(tmp_path)]) == 0
+    generated = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    committed = {p.name: p.read_text() for p in (REPO / "schemas").iterdir()}
+    assert generated == committed, "run: lowprec-map schema"
+
+
+def test_schemas_validate_the_real_content() -> None:
+    """What `check` accepts, an editor's schema accepts too."""
+    for path in sorted((REPO / "content").rglob("*.yaml")):
+        if path.parent.name == "content":
+            kind = SINGLE_FILES[path.name]
+        else:
+            kind = FOLDERS[path.parent.name][0]
+        schema = json.loads((REPO / "schemas" / f"{kind}.json").read_text())
+        data = json.loads(json.dumps(yaml.load(path.read_text(), Loader=SafeLoader), default=str))
+        jsonschema.validate(data, schema)
