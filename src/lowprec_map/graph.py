@@ -37,6 +37,9 @@ TYPE_NAMES = {
 }
 
 
+HUB_TYPES = ("evidence:", "perturbation:", "group:", "program:", "site:")
+
+
 @dataclass(frozen=True)
 class Reference:
     """A reference found in an entry: which entry it names, and where it stands."""
@@ -179,11 +182,18 @@ class MapGraph:
         return [self.graph.nodes[s]["entry"] for s in sorted(sources)]
 
     def neighbourhood(self, entry: Entry, hops: int = 1) -> set[str]:
-        """Keys of entries within `hops` references of `entry` (either direction), and its own."""
+        """Keys of entries within `hops` references of `entry` (either direction), and its own.
+
+        Vocabulary entries (labels, perturbations, groups, programs, the site)
+        are reached but not walked through: every claim links to its label, so
+        walking through a label would make each claim a neighbour of all others.
+        """
         found, frontier = {entry.key}, {entry.key}
         for _ in range(hops):
             nxt: set[str] = set()
             for key in frontier:
+                if key != entry.key and key.startswith(HUB_TYPES):
+                    continue
                 nxt.update(self.graph.predecessors(key))
                 nxt.update(self.graph.successors(key))
             frontier = nxt - found

@@ -82,14 +82,21 @@ def check(content: Path) -> CheckResult:
 
 
 def render_site(
-    graph: MapGraph, project: Project, changed: set[str] | None = None
+    graph: MapGraph,
+    project: Project,
+    changed: set[str] | None = None,
+    renderer: Renderer | None = None,
 ) -> tuple[dict[str, bytes], set[str]]:
     """Output files in memory, and the full set of file names the site consists of.
 
     With `changed` (graph keys of entries that changed since the last render),
     only pages that depend on them are rendered; otherwise every file is.
+    A `renderer` kept from an earlier build skips compiling the templates again.
     """
-    renderer = Renderer(graph, project.templates, project.static)
+    if renderer is None:
+        renderer = Renderer(graph, project.templates, project.static)
+    else:
+        renderer.use(graph)
     files: dict[str, bytes] = {}
     names: set[str] = set()
     for spec in plan_pages(graph):

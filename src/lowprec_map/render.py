@@ -23,7 +23,7 @@ from .graph import TYPE_NAMES, MapGraph
 from .pages import PageSpec
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
-from .views import entry_programs, ring_layout, search_text
+from .views import entry_programs, entry_title, ring_layout, search_text
 
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 
@@ -46,10 +46,14 @@ def _math(tex: str, options: dict[str, Any]) -> str:
 
 
 class Renderer:
-    """Holds the Jinja environment and Markdown parser for one build."""
+    """The Jinja environment and Markdown parser; reusable across rebuilds.
+
+    Compiling templates is most of a small rebuild's cost, so `serve` keeps one
+    Renderer while the templates are unchanged and only swaps in the new graph.
+    """
 
     def __init__(self, graph: MapGraph, templates: Path, static: Path) -> None:
-        self.graph = graph
+        self.static = static
         self.markdown = make_markdown()
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
@@ -66,6 +70,11 @@ class Renderer:
             human_date=_human_date,
             tojson_sorted=_json,
         )
+        self.use(graph)
+
+    def use(self, graph: MapGraph) -> None:
+        """Render from `graph` from now on (the templates stay compiled)."""
+        self.graph = graph
         self.env.globals.update(
             graph=graph,
             site=graph.site,
@@ -73,8 +82,9 @@ class Renderer:
             type_name=lambda t: TYPE_NAMES.get(t, t),
             programs_of=lambda entry: entry_programs(graph, entry),
             search_text=search_text,
+            entry_title=entry_title,
             ring_layout=ring_layout,
-            assets={name: asset_url(static, name) for name in STATIC_ASSETS},
+            assets={name: asset_url(self.static, name) for name in STATIC_ASSETS},
             nav_pages=sorted(
                 graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)
             ),

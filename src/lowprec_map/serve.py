@@ -20,10 +20,13 @@ from typing import Any
 
 import jinja2
 from livereload import Server
-from livereload.handlers import StaticFileHandler
+from livereload.handlers import LiveReloadHandler, StaticFileHandler
+from livereload.watcher import Watcher
+from tornado.ioloop import PeriodicCallback
 
 from .errors import Problem
 from .pipeline import Project, check, render_site, template_problem
+from .render import Renderer
 from .write import check_output_dir
 
 ERROR_PAGE = """<!doctype html>
@@ -46,6 +49,7 @@ class DevSite:
     entries: dict[str, tuple[Any, str]] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
     theme_stamp: tuple[tuple[str, float], ...] = ()
+    renderer: Renderer | None = None
 
     def load_existing(self) -> None:
         """Remember what the output folder holds, so unchanged files are not rewritten."""
@@ -71,8 +75,14 @@ class DevSite:
             or stamp != self.theme_stamp
             or any(k.startswith("site:") for k in changed)
         )
+        if stamp != self.theme_stamp:
+            self.renderer = None  # templates changed: compile them again
         try:
-            fresh, names = render_site(result.graph, self.project, None if full else changed)
+            if self.renderer is None:
+                self.renderer = Renderer(result.graph, self.project.templates, self.project.static)
+            fresh, names = render_site(
+                result.graph, self.project, None if full else changed, self.renderer
+            )
         except jinja2.TemplateError as exc:
             self.errors = [template_problem(exc, self.project.templates)]
             _report(self.errors)
@@ -134,10 +144,23 @@ def make_handler(site: DevSite) -> type[StaticFileHandler]:
     return Handler
 
 
+POLL_MS = 50  # livereload polls every 800 ms; saves should show up faster than that
+
+
+class _FastWatcher(Watcher):  # type: ignore[misc]
+    """livereload's polling watcher, polled every POLL_MS instead of every 800 ms."""
+
+    def start(self, callback: Any) -> bool:
+        PeriodicCallback(callback, POLL_MS).start()
+        return True
+
+
 class _DevServer(Server):  # type: ignore[misc]
     def __init__(self, site: DevSite) -> None:
-        super().__init__()
+        super().__init__(watcher=_FastWatcher())
         self.site = site
+        # livereload ignores reloads within 3 s of the previous one; editors save more often.
+        LiveReloadHandler.DEFAULT_RELOAD_TIME = 0.2
 
     def get_web_handlers(self, script: bytes) -> list[tuple[str, type, dict[str, str]]]:
         handler = make_handler(self.site)
@@ -166,6 +189,6 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
 
     server = _DevServer(site)
     for folder in (project.content, project.templates, project.static):
-        server.watch(str(folder), on_change, delay=0.1)
+        server.watch(str(folder), on_change)
     print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
     server.serve(host=host, port=port, root=str(out), restart_delay=0)

@@ -127,3 +127,12 @@ def ring_layout(count: int, radius: float = 130, centre: float = 170) -> list[Ri
         arc = f"M {ax:.1f} {ay:.1f} A {radius:.0f} {radius:.0f} 0 0 1 {bx:.1f} {by:.1f}"
         nodes.append(RingNode(index + 1, round(x, 1), round(y, 1), arc))
     return nodes
+
+
+def entry_title(entry: Entry) -> str:
+    """The plain-text name an entry is shown by (a dossier's short name, a claim's statement)."""
+    for name in ("short_name", "statement", "name", "title"):
+        value = getattr(entry.model, name, None)
+        if isinstance(value, str):
+            return value
+    return entry.id
