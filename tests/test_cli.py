@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, MakeProject
+from conftest import MINIMAL, REPO, MakeProject
 
 from lowprec_map.cli import main
 from lowprec_map.pages import plan_pages
@@ -63,7 +63,8 @@ def test_check_json_format(make_project: MakeProject, capsys: pytest.CaptureFixt
 
 
 def test_strict_turns_warnings_into_failure(make_project: MakeProject) -> None:
-    project = make_project()
+    orphan = (MINIMAL / "dossiers/beta.yaml").read_text().replace("Beta paper", "Delta paper")
+    project = make_project({"dossiers/delta.yaml": orphan})
     assert main(["check", "--content", str(project.content)]) == 0
     assert main(["check", "--content", str(project.content), "--strict"]) == 1
 

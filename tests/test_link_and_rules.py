@@ -104,18 +104,18 @@ def test_tension_sides_duplicates_and_featured(make_project: MakeProject) -> Non
     ]
 
 
-def test_orphans_are_warnings_and_strict_makes_them_fail(make_project: MakeProject) -> None:
+def test_orphans_are_warnings_but_unused_vocabulary_is_not(make_project: MakeProject) -> None:
+    gamma = (MINIMAL / "dossiers/alpha.yaml").read_text()
+    gamma = gamma.replace("Alpha paper", "Gamma paper").replace("2501.00001", "2501.00002")
     extra = (
         "groups:\n  - {id: compute, name: C, description: D.}\nperturbations:\n"
         "  - {id: rollout-weights, name: R, group: compute, description: D.}\n"
         "  - {id: kv-cache, name: K, group: compute, description: D.}\n"
-        "  - {id: lonely, name: L, group: compute, description: D.}\n"
+        "  - {id: unused, name: U, group: compute, description: D.}\n"
     )
-    result = check(make_project({"taxonomy.yaml": extra}).content)
+    result = check(make_project({"dossiers/gamma.yaml": gamma, "taxonomy.yaml": extra}).content)
     assert result.errors == []
-    warnings = [p.format().split("content/", 1)[1] for p in result.warnings]
-    assert (
-        "taxonomy.yaml:6:5: warning: perturbation 'lonely' is not referenced by any other entry"
-        in warnings
-    )
+    assert [p.format().split("content/", 1)[1] for p in result.warnings] == [
+        "dossiers/gamma.yaml:1:1: warning: dossier 'gamma' is not referenced by any other entry"
+    ]
     assert all(p.severity is Severity.WARNING for p in result.warnings)
