@@ -92,12 +92,15 @@ def test_layout_problems_are_reported_not_dropped(tmp_path: Path) -> None:
     (tmp_path / "claims" / "Bad_Name.yaml").write_text("a: 1\n")
     (tmp_path / "claims" / "notes.yml").write_text("a: 1\n")
     (tmp_path / "claim").mkdir()
-    (tmp_path / ".hidden").write_text("ignored")
+    (tmp_path / ".hidden").write_text("reported: it might be content")
+    (tmp_path / ".DS_Store").write_text("ignored: known litter")
+    (tmp_path / "claims" / "draft.yaml~").write_text("ignored: a backup")
     result = load_content(tmp_path)
     messages = sorted(p.message for p in result.problems)
     assert messages == [
         "expected a .yaml file in claims/",
         "file name 'Bad_Name' is not a valid id: use lowercase letters, digits and hyphens, "
         "starting with a letter or digit",
+        "unexpected file '.hidden'",
         "unexpected folder 'claim' (did you mean 'claims'?)",
     ]

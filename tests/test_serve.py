@@ -115,3 +115,81 @@ def test_serve_binds_to_localhost_by_default(
     # 0100007F is 127.0.0.1 in /proc's little-endian hex; 00000000 would be 0.0.0.0.
     assert listening_addresses(port) == {"0100007F"}
     assert process.poll() is None
+
+
+def raw_request(base: str, request: bytes) -> bytes:
+    host, port = base.removeprefix("http://").strip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(request)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except (TimeoutError, ConnectionResetError):
+            pass  # closing on junk is a fine answer; what matters is that the server lives
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../../../../etc/passwd",
+        "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/..%2f..%2f..%2f..%2fetc%2fpasswd",
+        "/static/..%2f..%2f..%2f..%2f..%2fetc/passwd",
+        "/%252e%252e/%252e%252e/etc/passwd",
+        "/static/%2e%2e/%2e%2e/content/site.yaml",
+        "//etc/passwd",
+    ],
+)
+def test_serve_never_leaves_the_output_folder(
+    server: tuple[str, Path, subprocess.Popen[str]], path: str
+) -> None:
+    base, _, process = server
+    response = raw_request(
+        base, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    )
+    status = int(response.split(b" ", 2)[1])
+    assert status in (301, 302, 400, 403, 404), response[:200]
+    assert b"root:" not in response and b"repository:" not in response
+    assert process.poll() is None
+
+
+def test_serve_survives_malformed_requests(server: tuple[str, Path, subprocess.Popen[str]]) -> None:
+    base, _, process = server
+    for junk in [
+        b"\x00\x01\x02 garbage\r\n\r\n",
+        b"GET / HTTP/1.1\r\n" + b"X-Long: " + b"a" * 200_000 + b"\r\n\r\n",
+        b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
+        b"GET / HTTP/1.1\r\n",  # never finished
+    ]:
+        raw_request(base, junk)
+    assert process.poll() is None
+    assert fetch(base)[0] == 200
+
+
+def test_browser_reloads_by_itself_after_a_save(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    """The live-reload script runs under the page's CSP and reloads the open page."""
+    from browser import CHROMIUM, CHROMIUM_ARGS, require  # noqa: PLC0415
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    require(Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM}")
+    base, root, _ = server
+    claim = root / "content/claims/alpha-fast.yaml"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(base + "claims/alpha-fast/")
+        page.wait_for_function("() => window.LiveReload !== undefined", timeout=10_000)
+        claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha reloaded itself."))
+        page.wait_for_function(
+            "() => document.querySelector('h1').textContent.includes('reloaded itself')",
+            timeout=15_000,
+        )
+        browser.close()
+    assert errors == []

@@ -20,8 +20,11 @@ from .errors import Problem, SourcePos, suggest
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+# Known litter only: a hidden `.draft.yaml` is reported, not silently skipped.
+LITTER = re.compile(r"\.DS_Store|Thumbs\.db|\.git.*|\.#.*|.*~|\..*\.sw[a-p]|#.*#")
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 50_000  # bounds alias expansion ("billion laughs") per file
+MAX_DEPTH = 64  # content is shallow; deeper input is hostile and would exhaust the stack
 
 # file name -> entry type, for the files that hold one special entry or a list.
 SINGLE_FILES = {"site.yaml": "site", "evidence.yaml": "evidence", "taxonomy.yaml": "taxonomy"}
@@ -143,8 +146,8 @@ def _discover_folder(
 
 
 def _ignored(path: Path) -> bool:
-    """Editor and OS litter: dotfiles, backups, swap files."""
-    return path.name.startswith(".") or path.name.endswith("~") or path.suffix == ".swp"
+    """Editor, OS and VCS litter. Any other file is content or an error, never skipped."""
+    return bool(LITTER.fullmatch(path.name))
 
 
 def load_file(path: Path, kind: str, problems: list[Problem]) -> RawDoc | None:
@@ -281,10 +284,8 @@ class _Builder:
 
     def build(self, node: yaml.Node, loc: Loc) -> Any:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            if self.nodes == MAX_NODES + 1:
-                pos = SourcePos(self.positions.path, *self._mark(node))
-                self.problems.append(Problem(pos, f"more than {MAX_NODES} values (an alias bomb?)"))
+        if self.nodes > MAX_NODES or len(loc) > MAX_DEPTH:
+            self._too_big(node, loc)
             return None
         self.positions.values[loc] = self._mark(node)
         if isinstance(node, yaml.MappingNode):
@@ -292,6 +293,15 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
         return self._scalar(node)
+
+    def _too_big(self, node: yaml.Node, loc: Loc) -> None:
+        if any(p.message.startswith("more than") for p in self.problems):
+            return  # one report per file is enough
+        pos = SourcePos(self.positions.path, *self._mark(node))
+        if len(loc) > MAX_DEPTH:
+            self.problems.append(Problem(pos, f"more than {MAX_DEPTH} levels of nesting"))
+        else:
+            self.problems.append(Problem(pos, f"more than {MAX_NODES} values (an alias bomb?)"))
 
     def _scalar(self, node: yaml.Node) -> Any:
         try:

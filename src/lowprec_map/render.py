@@ -29,9 +29,10 @@ STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 
 
 def make_markdown() -> MarkdownIt:
-    """CommonMark plus tables and $math$, with raw HTML and unsafe links off."""
+    """CommonMark plus tables and $math$; raw HTML, images and unsafe links off."""
     md = MarkdownIt("commonmark", {"html": False, "typographer": True})
     md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.disable("image")  # an image URL is a request to another host; content has none
     md.use(dollarmath_plugin, allow_digits=False, allow_space=False, renderer=_math)
     md.validateLink = is_safe_link  # type: ignore[method-assign]
     return md

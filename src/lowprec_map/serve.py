@@ -11,6 +11,8 @@ carry no reload script.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import sys
 import time
@@ -129,8 +131,18 @@ def _report(problems: list[Problem]) -> None:
     print(f"serve: {len(problems)} problem(s); showing them in the browser", file=sys.stderr)
 
 
-def make_handler(site: DevSite) -> type[StaticFileHandler]:
-    """A static-file handler (root-confined by tornado) that shows errors while there are any."""
+CSP_SCRIPT_SRC = b"script-src 'self'"
+
+
+def make_handler(site: DevSite, reload_script: bytes) -> type[StaticFileHandler]:
+    """A static-file handler (root-confined by tornado) that shows errors while there are any.
+
+    Pages carry a Content-Security-Policy without inline scripts; in serve only,
+    the live-reload snippet's hash is added to it so the browser runs that one script.
+    """
+    snippet = reload_script.split(b">", 1)[1].rsplit(b"</script>", 1)[0]
+    digest = base64.b64encode(hashlib.sha256(snippet).digest())
+    allowed = CSP_SCRIPT_SRC + b" 'sha256-" + digest + b"'"
 
     class Handler(StaticFileHandler):  # type: ignore[misc]
         async def get(self, path: str, include_body: bool = True) -> None:
@@ -139,7 +151,23 @@ def make_handler(site: DevSite) -> type[StaticFileHandler]:
                 self.set_header("Content-Type", "text/html; charset=utf-8")
                 self.finish(site.error_page())
                 return
-            await super().get(path, include_body)
+            page = self._page_file(path)
+            if page is None:
+                await super().get(path, include_body)
+                return
+            self.absolute_path = str(page)  # tornado's ETag is computed from it
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(page.read_bytes().replace(CSP_SCRIPT_SRC, allowed, 1))
+
+        def _page_file(self, path: str) -> Path | None:
+            """The HTML file a request maps to, if it is one inside the output folder."""
+            root = Path(self.root).resolve()
+            target = (root / self.parse_url_path(path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            inside = target.is_relative_to(root)
+            return target if inside and target.suffix == ".html" and target.is_file() else None
 
     return Handler
 
@@ -163,7 +191,7 @@ class _DevServer(Server):  # type: ignore[misc]
         LiveReloadHandler.DEFAULT_RELOAD_TIME = 0.2
 
     def get_web_handlers(self, script: bytes) -> list[tuple[str, type, dict[str, str]]]:
-        handler = make_handler(self.site)
+        handler = make_handler(self.site, script)
         return [(r"/(.*)", handler, {"path": str(self.site.out), "default_filename": "index.html"})]
 
 

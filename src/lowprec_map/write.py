@@ -38,6 +38,9 @@ def publish(files: Mapping[str, bytes], out: Path) -> None:
     """Write `files` (relative path -> bytes) so that `out` holds exactly them."""
     out = out.absolute()
     out.parent.mkdir(parents=True, exist_ok=True)
+    # A build killed mid-way leaves its staging folder behind; the site itself is whole.
+    for stale in out.parent.glob(f".{out.name}.new-*"):
+        shutil.rmtree(stale, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
         staging.chmod(0o755)
