@@ -124,7 +124,7 @@ def test_injected_markup_is_inert(make_project: MakeProject, tmp_path: Path) -> 
     for page in out.rglob("*.html"):
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         for script in soup.find_all("script"):
-            assert script.get("src", "").startswith(("../", "static/", "/")), page
+            assert str(script.get("src", "")).startswith(("../", "static/", "/")), page
             assert not script.string
         for tag in soup.find_all(True):
             assert not any(attr.startswith("on") for attr in tag.attrs), (page, tag.name)
