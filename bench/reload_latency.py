@@ -52,8 +52,11 @@ def main() -> None:
             port = sock.getsockname()[1]
         server = subprocess.Popen(
             [sys.executable, str(REPO / "build.py"), "serve", "--port", str(port)],
-            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         page = f"http://127.0.0.1:{port}/claims/{claim.stem}/"
         try:
             while "<h1>" not in fetch(page):
@@ -65,8 +68,10 @@ def main() -> None:
     rebuilds = [float(ms) for ms in re.findall(r"rebuilt \d+ file\(s\) in (\d+) ms", output)]
     print(f"machine: {_machine()}")
     print(f"entries: {sum(1 for _ in (REPO / 'content').rglob('*.*'))} content files; runs: {runs}")
-    print(f"save -> page served with the edit: median {statistics.median(latencies):.0f} ms, "
-          f"min {min(latencies):.0f} ms, max {max(latencies):.0f} ms")  # fmt: skip
+    print(
+        f"save -> page served with the edit: median {statistics.median(latencies):.0f} ms, "
+        f"min {min(latencies):.0f} ms, max {max(latencies):.0f} ms"
+    )
     if rebuilds:
         print(f"rebuild itself (server log):       median {statistics.median(rebuilds):.0f} ms")
     print("(the watcher polls every 50 ms, so about 25 ms of the latency is waiting to notice)")

@@ -102,6 +102,19 @@
     runSearch();
   }
 
+  // Cite blocks: a copy button, shown only where the clipboard API exists.
+  Array.prototype.slice.call(document.querySelectorAll("button[data-copy]")).forEach(function (button) {
+    if (!navigator.clipboard) { return; }
+    button.hidden = false;
+    var id = button.getAttribute("data-copy");
+    var status = document.querySelector("[data-copy-status='" + id + "']");
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(document.getElementById(id).textContent).then(function () {
+        status.textContent = "Copied to the clipboard.";
+      }, function () { status.textContent = "Copy failed: select the text instead."; });
+    });
+  });
+
   // Map: name the node under focus or pointer; dim what the filters exclude.
   var map = document.querySelector("svg.map");
   if (map) {

@@ -32,10 +32,24 @@ def make_project(tmp_path: Path) -> MakeProject:
             if isinstance(text, bytes):
                 path.write_bytes(text)
             else:
-                path.write_text(text, encoding="utf-8")
+                path.write_text(with_dates(path, text), encoding="utf-8")
         return Project(content, REPO / "templates", REPO / "static")
 
     return make
+
+
+DATED_FOLDERS = {"dossiers", "claims", "tensions", "failure_modes", "programs", "paths"}
+DATES = "added: 2026-01-02\nupdated: 2026-01-03\n"
+
+
+def with_dates(path: Path, text: str) -> str:
+    """Give an entry written by a test the dates every entry needs, unless it sets them.
+
+    Tests then show only the fields they are about; dates have their own tests.
+    """
+    if path.parent.name not in DATED_FOLDERS or "added:" in text or not text.strip():
+        return text
+    return (text if text.endswith("\n") else text + "\n") + DATES
 
 
 def tree(root: Path) -> dict[str, bytes]:

@@ -51,8 +51,11 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(REPO / "build.py"), "serve", "--port", str(port)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}/"
     try:
         wait_for(lambda: fetch(base)[0] == 200)

@@ -210,6 +210,11 @@ class MapGraph:
         unique = {(s, t, k[0]) for s, t, k in self.graph.edges(keys=True)}
         return sorted(unique)
 
+    def edges_from(self, entry: Entry) -> list[tuple[str, str, str]]:
+        """Every (source, target, relation) edge leaving `entry` once, sorted."""
+        out = self.graph.out_edges(entry.key, keys=True)
+        return sorted({(s, t, k[0]) for s, t, k in out})
+
     def in_degree(self, entry: Entry) -> int:
         """Number of references that reach `entry`."""
         return int(self.graph.in_degree(entry.key))

@@ -1,91 +1,55 @@
 """The content schema: one pydantic model per entry type.
 
 These models are the documentation of the YAML: every field carries a
-description, and `lowprec-map schema` turns them into JSON Schema. A field that
-refers to another entry is typed with :class:`RefTo`, which the linker reads to
-build the graph; nothing else needs to know which fields are references.
+description, and `lowprec-map schema` turns them into JSON Schema. Shared
+field types (ids, references, vocabularies) live in `fields.py`.
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
-SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+from .fields import (
+    SLUG_PATTERN,
+    AboutClaim,
+    ArxivId,
+    Cites,
+    ConflictsWith,
+    HasSide,
+    InGroup,
+    InProgram,
+    LabelledAs,
+    Locator,
+    Markdown,
+    Model,
+    NumberFormat,
+    Perturbs,
+    RefTo,
+    RelatesTo,
+    SettledBy,
+    Slug,
+    Tensor,
+    Text,
+    WebUrl,
+)
 
-
-@dataclass(frozen=True)
-class RefTo:
-    """Marks a field as a reference to an entry of `target` type via `relation`."""
-
-    target: str
-    relation: str
-
-
-Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=400)]
-Markdown = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
-WebUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s/?#]+[^\s]*$", max_length=500)]
-ArxivId = Annotated[str, StringConstraints(pattern=r"^\d{4}\.\d{4,5}$")]
-# A locator says where in a source a statement stands, so a reader can check it.
-Locator = Annotated[
-    str,
-    StringConstraints(
-        pattern=r"^(Abstract|Title page|TL;DR|Table|Tab\.|Figure|Fig\.|§|Section|Appendix|App\.|"
-        r"Eq\.|Algorithm|README|Blog|Docs)",
-        max_length=200,
-    ),
-]
-
-Cites = Annotated[Slug, RefTo("dossier", "cites")]
-RelatesTo = Annotated[Slug, RefTo("dossier", "relates-to")]
-HasSide = Annotated[Slug, RefTo("dossier", "side")]
-LabelledAs = Annotated[Slug, RefTo("evidence", "labelled")]
-ConflictsWith = Annotated[Slug, RefTo("claim", "conflicts-with")]
-SettledBy = Annotated[Slug, RefTo("claim", "settled-by")]
-AboutClaim = Annotated[Slug, RefTo("claim", "about")]
-InProgram = Annotated[Slug, RefTo("program", "in-program")]
-Perturbs = Annotated[Slug, RefTo("perturbation", "perturbs")]
-InGroup = Annotated[Slug, RefTo("group", "in-group")]
-
-Tensor = Literal[
-    "weights",
-    "activations",
-    "kv-cache",
-    "attention",
-    "logits",
-    "router",
-    "ratio",
-    "gradients",
-    "optimizer-state",
-    "master-weights",
-    "lora-adapters",
-]
-NumberFormat = Literal[
-    "fp32",
-    "bf16",
-    "fp16",
-    "fp8",
-    "fp8-e4m3",
-    "fp8-e5m2",
-    "mxfp8",
-    "int8",
-    "int4",
-    "nvfp4",
-    "mxfp4",
-    "nf4",
-    "low-bit",
-    "unstated",  # the source does not say which format; better than a guess
-]
+__all__ = ["SLUG_PATTERN", "Model", "RefTo"]
 
 
-class Model(BaseModel):
-    """Strict base: unknown fields are errors, values are never coerced silently."""
+class Dated(Model):
+    """Entries carry when they were added and last updated, for the feed and /changes/."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    added: datetime.date = Field(description="When the entry was added to the map (YYYY-MM-DD).")
+    updated: datetime.date = Field(description="When its content last changed (YYYY-MM-DD).")
+
+    @model_validator(mode="after")
+    def _updated_after_added(self) -> Dated:
+        if self.updated < self.added:
+            raise ValueError(f"updated ({self.updated}) is before added ({self.added})")
+        return self
 
 
 # ---------------------------------------------------------------- site.yaml
@@ -149,8 +113,8 @@ class Site(Model):
     loop: FeedbackLoop = Field(description="The feedback loop (section 02).")
     sections: LandingSections = Field(description="Labels and headings of sections 01-09.")
     repository: WebUrl = Field(description="The source repository's URL.")
-    base_url: WebUrl | None = Field(
-        default=None, description="Published root URL, for absolute links in feeds and sitemaps."
+    base_url: WebUrl = Field(
+        description="Published root URL ending in '/', for canonical links, the feed and sitemap."
     )
 
 
@@ -233,7 +197,7 @@ class Relation(Model):
     note: Text = Field(description="The relation in one sentence.")
 
 
-class Dossier(Model):
+class Dossier(Dated):
     """content/dossiers/<id>.yaml: one paper (or report) as evidence."""
 
     title: Text = Field(description="Exact title of the work.")
@@ -272,7 +236,14 @@ class Source(Model):
     note: Text | None = Field(default=None, description="What exactly this source shows.")
 
 
-class Claim(Model):
+class LabelChange(Model):
+    date: datetime.date = Field(description="When the map's belief changed (YYYY-MM-DD).")
+    was: LabelledAs | None = Field(default=None, description="The label before; none when new.")
+    now: LabelledAs = Field(description="The label after the change.")
+    why: Text = Field(description="What evidence moved the label.")
+
+
+class Claim(Dated):
     """content/claims/<id>.yaml: one atomic, checkable statement."""
 
     statement: Text = Field(description="The claim, checkable against its sources.")
@@ -285,6 +256,24 @@ class Claim(Model):
     programs: list[InProgram] = Field(default=[], description="Research program ids.")
     perturbs: list[Perturbs] = Field(default=[], description="Perturbation ids.")
     note: Markdown | None = Field(default=None, description="Caveats, arithmetic, context.")
+    history: list[LabelChange] = Field(
+        default=[], description="Dated changes of the evidence label, oldest first."
+    )
+
+    @model_validator(mode="after")
+    def _history_ends_at_label(self) -> Claim:
+        if self.history and self.history[-1].now != self.label:
+            raise ValueError(
+                f"history ends at '{self.history[-1].now}', but label is '{self.label}'"
+            )
+        for change in self.history:
+            if change.was == change.now:
+                raise ValueError(f"history entry of {change.date} does not change the label")
+            if change.date > self.updated:
+                raise ValueError(
+                    f"history entry of {change.date} is after updated ({self.updated})"
+                )
+        return self
 
 
 # ---------------------------------------------------------------- tensions/
@@ -295,7 +284,7 @@ class Side(Model):
     position: Text = Field(description="What this side reports.")
 
 
-class Tension(Model):
+class Tension(Dated):
     """content/tensions/<id>.yaml: two works that pull against each other."""
 
     title: Text = Field(
@@ -336,7 +325,7 @@ class Mitigation(Model):
     dossier: Cites | None = Field(default=None, description="Where it is proposed or tested.")
 
 
-class FailureMode(Model):
+class FailureMode(Dated):
     """content/failure_modes/<id>.yaml: a named mechanism as an ordered chain."""
 
     title: Text = Field(description="The failure mode's name.")
@@ -352,7 +341,7 @@ class FailureMode(Model):
 # ---------------------------------------------------------------- programs/
 
 
-class Program(Model):
+class Program(Dated):
     """content/programs/<id>.yaml: a question that can become an experiment."""
 
     title: Text = Field(description="The program's name.")
@@ -408,7 +397,7 @@ class PathStep(Model):
         return self
 
 
-class ReadingPath(Model):
+class ReadingPath(Dated):
     """content/paths/<id>.yaml: an ordered way into the map."""
 
     title: Text = Field(description="The question the path answers.")
@@ -420,7 +409,7 @@ class ReadingPath(Model):
 # ---------------------------------------------------------------- pages/
 
 
-class Page(Model):
+class Page(Dated):
     """content/pages/<id>.md front matter; the Markdown body follows it."""
 
     title: Text = Field(description="Page title.")

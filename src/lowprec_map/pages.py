@@ -12,10 +12,10 @@ from urllib.parse import urlsplit
 
 from .graph import MapGraph
 from .layout import layout_map
-from .models import Claim, Dossier, FailureMode, Page, Perturbation, ReadingPath
+from .models import Dossier, FailureMode, Page, Perturbation, ReadingPath
 from .urls import TYPE_FOLDERS, entry_url
 from .validate import Entry
-from .views import ledger_groups, numerical_matrix
+from .views import belief_changes, entry_summary, ledger_groups, numerical_matrix, recently_updated
 
 
 @dataclass(frozen=True)
@@ -37,10 +37,12 @@ class PageSpec:
 
 def plan_pages(graph: MapGraph) -> list[PageSpec]:
     """Every HTML page of the site, in a stable order."""
-    pages = [_landing(graph), _map_page(graph), _search_page(graph), *_listing_pages(graph)]
+    pages = [_landing(graph), _map_page(graph), _search_page(graph), _changes_page(graph)]
+    pages.extend(_listing_pages(graph))
     pages.extend(_entry_pages(graph))
     pages.extend(_label_pages(graph))
-    root = urlsplit(graph.site.base_url or "/").path.rstrip("/") + "/"
+    pages.extend(_discovery_files(graph, pages))
+    root = urlsplit(graph.site.base_url).path.rstrip("/") + "/"
     pages.append(
         PageSpec(
             "404.html",
@@ -103,6 +105,8 @@ def _landing(graph: MapGraph) -> PageSpec:
     """Context: dossiers, claims, labels, taxonomy, tensions, featured, programs, paths."""
     site = graph.site
     context = {
+        "recent": recently_updated(graph)[:5],
+        "belief_changes": belief_changes(graph)[:3],
         "dossiers": sorted_dossiers(graph),
         "claims": graph.entries("claim"),
         "groups": ledger_groups(graph, graph.entries("claim")),
@@ -124,6 +128,30 @@ def _map_page(graph: MapGraph) -> PageSpec:
         "The map",
         "Papers, claims, tensions, programs and failure modes, and how they connect.",
         {"layout": layout_map(graph)},
+    )
+
+
+def _changes_page(graph: MapGraph) -> PageSpec:
+    """Context: `belief_changes` (claim, change) newest first, `recent` entries by update."""
+    return PageSpec(
+        "changes/",
+        "changes.html",
+        "What changed",
+        "Belief changes first, then every entry by its last update.",
+        {"belief_changes": belief_changes(graph), "recent": recently_updated(graph)},
+    )
+
+
+def _discovery_files(graph: MapGraph, pages: list[PageSpec]) -> Iterator[PageSpec]:
+    """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
+    urls = sorted(p.url for p in pages if p.url != "404.html")
+    yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", {"urls": urls})
+    yield PageSpec(
+        "feed.xml",
+        "feed.xml",
+        graph.site.title,
+        graph.site.description,
+        {"recent": recently_updated(graph)[:50]},
     )
 
 
@@ -217,21 +245,10 @@ def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
         for entry in graph.entries(entry_type):
             model = entry.model
             title = getattr(model, "title", entry.id)
-            description = _description(entry)
+            description = entry_summary(entry)
             context = {"entry": entry, "model": model, "backlinks": graph.backlinks(entry)}
             # The page shows its neighbours and, in their cards, their neighbours.
             depends = frozenset(graph.neighbourhood(entry, hops=2))
             yield PageSpec(
                 entry_url(entry), f"{entry_type}.html", title, description, context, depends
             )
-
-
-def _description(entry: Entry) -> str:
-    model = entry.model
-    if isinstance(model, Claim):
-        return model.statement
-    for name in ("summary", "description", "question"):
-        value = getattr(model, name, None)
-        if isinstance(value, str):
-            return value
-    return ""

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import jinja2
 
-from .data import map_json
 from .errors import ContentError, Problem, Severity, SourcePos
+from .exports import bibtex, claims_csv, graphml, map_json, map_schema, robots_txt
 from .graph import MapGraph
 from .load import load_content
 from .pages import plan_pages
@@ -105,6 +105,11 @@ def render_site(
         if changed is None or spec.affected_by(changed):
             files[name] = renderer.render(spec)
     files["data/map.json"] = map_json(graph)
+    files["data/map.schema.json"] = map_schema().encode()
+    files["data/claims.csv"] = claims_csv(graph)
+    files["data/graph.graphml"] = graphml(graph)
+    files["references.bib"] = bibtex(graph)
+    files["robots.txt"] = robots_txt(graph)
     for asset in sorted(project.static.rglob("*")):
         if asset.is_file() and not asset.name.startswith("."):
             files[f"static/{asset.relative_to(project.static).as_posix()}"] = asset.read_bytes()

@@ -19,11 +19,12 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from .exports import claim_bibtex, dossier_bibtex
 from .graph import TYPE_NAMES, MapGraph
 from .pages import PageSpec
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
-from .views import entry_programs, entry_title, ring_layout, search_text
+from .views import entry_programs, entry_summary, entry_title, ring_layout, search_text
 
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 
@@ -84,6 +85,9 @@ class Renderer:
             programs_of=lambda entry: entry_programs(graph, entry),
             search_text=search_text,
             entry_title=entry_title,
+            page_summary=entry_summary,
+            dossier_bibtex=dossier_bibtex,
+            claim_bibtex=lambda entry: claim_bibtex(graph, entry),
             ring_layout=ring_layout,
             assets={name: asset_url(self.static, name) for name in STATIC_ASSETS},
             nav_pages=sorted(

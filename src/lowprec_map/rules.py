@@ -30,6 +30,11 @@ RESERVED_PAGE_IDS = frozenset(
         "labels",
         "search",
         "404",
+        "changes",
+        "feed.xml",
+        "sitemap.xml",
+        "robots.txt",
+        "references.bib",
     }
 )
 

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from .exports import map_schema
 from .graph import MapGraph
 from .load import FOLDERS, SLUG
 from .models import ENTRY_MODELS, EvidenceFile, EvidenceLabel, Model, Site, TaxonomyFile
@@ -47,7 +48,9 @@ def write_schemas(out: Path) -> list[Path]:
         path = out / f"{name}.json"
         path.write_text(schema_text(model), encoding="utf-8")
         written.append(path)
-    return written
+    data_schema = out / "map-data.json"  # the schema of the published /data/map.json
+    data_schema.write_text(map_schema(), encoding="utf-8")
+    return [*written, data_schema]
 
 
 def schema_text(model: type[BaseModel]) -> str:
@@ -160,15 +163,16 @@ def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]
         },
         "page": lambda: {"title": title, "description": "One sentence for metadata."},
     }
-    return examples[kind]()
+    return {**examples[kind](), "added": today, "updated": today}
 
 
 def _claim_values(graph: MapGraph) -> dict[str, Any]:
     """A draft claim: a label needing no source if there is one, else one source."""
     labels = [
-        e.model for e in graph.entries("evidence")
+        e.model
+        for e in graph.entries("evidence")
         if isinstance(e.model, EvidenceLabel) and not e.model.requires_conflict
-    ]  # fmt: skip
+    ]
     label = min(labels, key=lambda m: m.min_independent_sources, default=None)
     if label is None or label.min_independent_sources > 1:
         raise ScaffoldError("evidence.yaml needs a label that one source can earn")

@@ -7,12 +7,14 @@ papers × tensors matrix, the search index, the programs an entry belongs to).
 
 from __future__ import annotations
 
+import datetime
 import math
 import typing
 from dataclasses import dataclass
 
+from .fields import Tensor
 from .graph import MapGraph
-from .models import Claim, Dossier, Tensor
+from .models import Claim, Dated, Dossier, LabelChange
 from .validate import Entry
 
 TENSOR_ORDER: tuple[str, ...] = typing.get_args(Tensor)
@@ -136,3 +138,39 @@ def entry_title(entry: Entry) -> str:
         if isinstance(value, str):
             return value
     return entry.id
+
+
+DATED_TYPES = ("dossier", "claim", "tension", "failure_mode", "program", "path", "page")
+
+
+def recently_updated(graph: MapGraph) -> list[Entry]:
+    """Entries with dates, most recently updated first (then by key, for stable order)."""
+    dated = [e for t in DATED_TYPES for e in graph.entries(t)]
+    dated.sort(key=lambda e: e.key)
+    return sorted(dated, key=_updated, reverse=True)
+
+
+def _updated(entry: Entry) -> datetime.date:
+    assert isinstance(entry.model, Dated)
+    return entry.model.updated
+
+
+def belief_changes(graph: MapGraph) -> list[tuple[Entry, LabelChange]]:
+    """Every dated change of a claim's evidence label, newest first."""
+    changes: list[tuple[Entry, LabelChange]] = []
+    for entry in graph.entries("claim"):
+        assert isinstance(entry.model, Claim)
+        changes.extend((entry, change) for change in entry.model.history)
+    return sorted(changes, key=lambda pair: (pair[1].date, pair[0].id), reverse=True)
+
+
+def entry_summary(entry: Entry) -> str:
+    """One sentence describing an entry, for metadata, feeds and cards."""
+    model = entry.model
+    if isinstance(model, Claim):
+        return model.statement
+    for name in ("summary", "description", "question"):
+        value = getattr(model, name, None)
+        if isinstance(value, str):
+            return value
+    return ""

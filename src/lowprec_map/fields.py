@@ -1,0 +1,86 @@
+"""Field types shared by the content models: ids, text, URLs, references, vocabularies.
+
+A field that refers to another entry is typed with one of the reference
+aliases below; their :class:`RefTo` marker is what the linker reads to build
+the graph, so nothing else needs to know which fields are references.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+
+
+@dataclass(frozen=True)
+class RefTo:
+    """Marks a field as a reference to an entry of `target` type via `relation`."""
+
+    target: str
+    relation: str
+
+
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=400)]
+Markdown = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+WebUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s/?#]+[^\s]*$", max_length=500)]
+ArxivId = Annotated[str, StringConstraints(pattern=r"^\d{4}\.\d{4,5}$")]
+# A locator says where in a source a statement stands, so a reader can check it.
+Locator = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(Abstract|Title page|TL;DR|Table|Tab\.|Figure|Fig\.|§|Section|Appendix|App\.|"
+        r"Eq\.|Algorithm|README|Blog|Docs)",
+        max_length=200,
+    ),
+]
+
+Cites = Annotated[Slug, RefTo("dossier", "cites")]
+RelatesTo = Annotated[Slug, RefTo("dossier", "relates-to")]
+HasSide = Annotated[Slug, RefTo("dossier", "side")]
+LabelledAs = Annotated[Slug, RefTo("evidence", "labelled")]
+ConflictsWith = Annotated[Slug, RefTo("claim", "conflicts-with")]
+SettledBy = Annotated[Slug, RefTo("claim", "settled-by")]
+AboutClaim = Annotated[Slug, RefTo("claim", "about")]
+InProgram = Annotated[Slug, RefTo("program", "in-program")]
+Perturbs = Annotated[Slug, RefTo("perturbation", "perturbs")]
+InGroup = Annotated[Slug, RefTo("group", "in-group")]
+
+Tensor = Literal[
+    "weights",
+    "activations",
+    "kv-cache",
+    "attention",
+    "logits",
+    "router",
+    "ratio",
+    "gradients",
+    "optimizer-state",
+    "master-weights",
+    "lora-adapters",
+]
+NumberFormat = Literal[
+    "fp32",
+    "bf16",
+    "fp16",
+    "fp8",
+    "fp8-e4m3",
+    "fp8-e5m2",
+    "mxfp8",
+    "int8",
+    "int4",
+    "nvfp4",
+    "mxfp4",
+    "nf4",
+    "low-bit",
+    "unstated",  # the source does not say which format; better than a guess
+]
+
+
+class Model(BaseModel):
+    """Strict base: unknown fields are errors, values are never coerced silently."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)

@@ -1,0 +1,97 @@
+"""Every export parsed back: JSON against its schema, CSV, GraphML, BibTeX, Atom, sitemap."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import bibtexparser
+import jsonschema
+import networkx as nx
+import pytest
+from conftest import REPO
+
+from lowprec_map.graph import MapGraph
+from lowprec_map.models import Claim
+from lowprec_map.pipeline import Project, build, check
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("exports") / "_site"
+    build(Project.beside(REPO / "content"), out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def graph() -> MapGraph:
+    return check(REPO / "content").graph
+
+
+def test_map_json_validates_against_its_published_schema(site: Path, graph: MapGraph) -> None:
+    data = json.loads((site / "data/map.json").read_text())
+    schema = json.loads((site / "data/map.schema.json").read_text())
+    jsonschema.validate(data, schema)
+    assert schema == json.loads((REPO / "schemas/map-data.json").read_text())
+    assert data["version"] == "1.0"
+    keys = {e["key"] for e in data["entries"]}
+    assert keys == {e.key for e in graph.all_entries() if e.type != "site"}
+    claim = next(e for e in data["entries"] if e["type"] == "claim")
+    assert {r["target"] for r in claim["references"]} == {
+        t for s, t, _ in graph.edges() if s == claim["key"]
+    }
+
+
+def test_claims_csv_has_one_row_per_claim(site: Path, graph: MapGraph) -> None:
+    rows = list(csv.DictReader(io.StringIO((site / "data/claims.csv").read_text())))
+    assert [r["id"] for r in rows] == [c.id for c in graph.entries("claim")]
+    for row, entry in zip(rows, graph.entries("claim"), strict=True):
+        assert isinstance(entry.model, Claim)
+        assert row["statement"] == entry.model.statement
+        assert row["label"] == entry.model.label
+        for source in entry.model.sources:
+            assert f"{source.dossier} ({source.locator})" in row["sources"]
+
+
+def test_graphml_has_the_same_nodes_and_edges(site: Path, graph: MapGraph) -> None:
+    loaded = nx.read_graphml(site / "data/graph.graphml", force_multigraph=True)
+    assert set(loaded.nodes) == set(graph.graph.nodes)
+    edges = {(s, t, d["relation"]) for s, t, d in loaded.edges(data=True)}
+    assert edges == set(graph.edges())
+    assert loaded.nodes["dossier:qerl"]["title"] == "QeRL"
+
+
+def test_bibtex_parses_with_every_dossier_and_unique_keys(site: Path, graph: MapGraph) -> None:
+    library = bibtexparser.parse_string((site / "references.bib").read_text())  # type: ignore[attr-defined]
+    assert library.failed_blocks == []
+    keys = [entry.key for entry in library.entries]
+    assert len(keys) == len(set(keys))
+    assert {d.id for d in graph.entries("dossier")} <= set(keys)
+    assert {f"claim-{c.id}" for c in graph.entries("claim")} <= set(keys)
+    qerl = next(e for e in library.entries if e.key == "qerl")
+    assert qerl["eprint"] == "2510.11696" and qerl["archivePrefix"] == "arXiv"
+    assert qerl["author"].startswith("Wei Huang and Yi Ge")
+
+
+def test_feed_and_sitemap_are_well_formed_xml(site: Path, graph: MapGraph) -> None:
+    feed = ET.parse(site / "feed.xml").getroot()
+    assert feed.tag == f"{ATOM}feed"
+    entries = feed.findall(f"{ATOM}entry")
+    assert 0 < len(entries) <= 50
+    updated = [e.findtext(f"{ATOM}updated", "") for e in entries]
+    assert updated == sorted(updated, reverse=True)
+    assert all(e.findtext(f"{ATOM}id", "").startswith(graph.site.base_url) for e in entries)
+    sitemap = ET.parse(site / "sitemap.xml").getroot()
+    locs = [u.findtext(f"{SITEMAP}loc") for u in sitemap.findall(f"{SITEMAP}url")]
+    pages = [p for p in site.rglob("*.html") if p.name != "404.html"]
+    assert len(locs) == len(pages)
+    assert all(loc and loc.startswith(graph.site.base_url) for loc in locs)
+    assert (
+        (site / "robots.txt").read_text().endswith(f"Sitemap: {graph.site.base_url}sitemap.xml\n")
+    )
