@@ -171,6 +171,8 @@ def _broken_links(site: Path) -> list[str]:
 def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
     path = posixpath.normpath(posixpath.join(posixpath.dirname(here), target)) if target else here
     file = site / path
+    if target.endswith("/") and not file.is_dir():
+        return False  # 'x/' must name a folder, not a file
     if file.is_dir():
         file = file / "index.html"
     if not file.is_file():

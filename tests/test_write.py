@@ -69,3 +69,18 @@ def test_output_dir_may_not_hold_the_project(tmp_path: Path) -> None:
     with pytest.raises(OutputDirError):
         check_output_dir(content, [content])
     check_output_dir(tmp_path / "_site", [content])
+
+
+def test_unchanged_files_are_not_rewritten(make_project: MakeProject, tmp_path: Path) -> None:
+    project = make_project()
+    out = tmp_path / "site"
+    build(project, out)
+    before = {p: p.stat().st_ino for p in out.rglob("*.html")}
+    claim = project.content / "claims" / "beta-slow.yaml"
+    claim.write_text(claim.read_text().replace("Beta finds it slow.", "Beta finds it slower."))
+    build(project, out)
+    after = {p: p.stat().st_ino for p in out.rglob("*.html")}
+    kept = {p for p in before if after.get(p) == before[p]}
+    assert out / "claims/beta-slow/index.html" not in kept  # changed: rewritten
+    assert out / "foundations/index.html" in kept  # unchanged: same file, not rewritten
+    assert (out / "claims/beta-slow/index.html").read_text().count("Beta finds it slower.") >= 1

@@ -181,6 +181,10 @@ class MapGraph:
         }
         return [self.graph.nodes[s]["entry"] for s in sorted(sources)]
 
+    def neighbours(self, key: str) -> set[str]:
+        """Keys of the entries that `key` refers to or that refer to it."""
+        return {*self.graph.predecessors(key), *self.graph.successors(key)}
+
     def neighbourhood(self, entry: Entry, hops: int = 1) -> set[str]:
         """Keys of entries within `hops` references of `entry` (either direction), and its own.
 

@@ -97,7 +97,7 @@ def load_content(root: Path) -> LoadResult:
     if not root.is_dir():
         result.problems.append(Problem(SourcePos(root), "content folder not found"))
         return result
-    for path, kind in _discover(root, result.problems):
+    for path, kind in discover(root, result.problems):
         doc = load_file(path, kind, result.problems)
         if doc is not None:
             result.docs.append(doc)
@@ -106,7 +106,7 @@ def load_content(root: Path) -> LoadResult:
     return result
 
 
-def _discover(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
+def discover(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
     """Map each file under `root` to its entry type; unexpected files are errors."""
     found: list[tuple[Path, str]] = []
     known = [*SINGLE_FILES, *FOLDERS]

@@ -401,7 +401,7 @@ class ReadingPath(Dated):
     """content/paths/<id>.yaml: an ordered way into the map."""
 
     title: Text = Field(description="The question the path answers.")
-    order: int = Field(ge=1, le=99, description="Position among reading paths (1, 2, ...).")
+    order: int = Field(ge=1, le=10_000, description="Position among reading paths (1, 2, ...).")
     summary: Text = Field(description="What the reader will understand at the end.")
     steps: list[PathStep] = Field(min_length=2, description="The steps, in reading order.")
 
@@ -414,7 +414,9 @@ class Page(Dated):
 
     title: Text = Field(description="Page title.")
     description: Text = Field(description="One sentence for metadata and cards.")
-    order: int = Field(default=50, ge=1, le=99, description="Position in the footer navigation.")
+    order: int = Field(
+        default=50, ge=1, le=10_000, description="Position in the footer navigation."
+    )
 
 
 ENTRY_MODELS: dict[str, type[Model]] = {

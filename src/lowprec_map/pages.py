@@ -35,13 +35,20 @@ class PageSpec:
         return "*" in self.depends or not self.depends.isdisjoint(changed)
 
 
-def plan_pages(graph: MapGraph) -> list[PageSpec]:
-    """Every HTML page of the site, in a stable order."""
+def plan_pages(graph: MapGraph, changed: set[str] | None = None) -> list[PageSpec]:
+    """The site's pages in a stable order: all of them, or those `changed` entries affect.
+
+    Overview pages (landing, ledger, map, ...) depend on everything and are
+    always planned; an entry page is planned when a changed entry lies within
+    its dependency neighbourhood, which is symmetric, so it is found from the
+    changed entries' side without visiting every entry.
+    """
+    only = None if changed is None else affected_entries(graph, changed)
     pages = [_landing(graph), _map_page(graph), _search_page(graph), _changes_page(graph)]
     pages.extend(_listing_pages(graph))
-    pages.extend(_entry_pages(graph))
+    pages.extend(_entry_pages(graph, only))
     pages.extend(_label_pages(graph))
-    pages.extend(_discovery_files(graph, pages))
+    pages.extend(_discovery_files(graph))
     root = urlsplit(graph.site.base_url).path.rstrip("/") + "/"
     pages.append(
         PageSpec(
@@ -142,9 +149,26 @@ def _changes_page(graph: MapGraph) -> PageSpec:
     )
 
 
-def _discovery_files(graph: MapGraph, pages: list[PageSpec]) -> Iterator[PageSpec]:
+def affected_entries(graph: MapGraph, changed: set[str]) -> set[str]:
+    """Keys of entries whose own page can show something of a `changed` entry."""
+    affected = set(changed)
+    for key in changed:
+        if key in graph.graph:
+            affected |= graph.neighbourhood(graph.graph.nodes[key]["entry"], hops=2)
+    return affected
+
+
+def site_urls(graph: MapGraph) -> list[str]:
+    """The URL of every HTML page, sorted (for the sitemap and for pruning stale files)."""
+    fixed = ["", "map/", "search/", "changes/", "dossiers/", "claims/", "tensions/",
+             "failure-modes/", "programs/", "paths/"]  # fmt: skip
+    entries = [entry_url(e) for t in (*TYPE_FOLDERS, "page", "evidence") for e in graph.entries(t)]
+    return sorted({*fixed, *entries})
+
+
+def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
     """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
-    urls = sorted(p.url for p in pages if p.url != "404.html")
+    urls = site_urls(graph)
     yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", {"urls": urls})
     yield PageSpec(
         "feed.xml",
@@ -239,10 +263,12 @@ def _label_pages(graph: MapGraph) -> Iterator[PageSpec]:
         yield _ledger(graph, label)
 
 
-def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
-    """One page per entry; context: `entry`, `model`, `backlinks`."""
+def _entry_pages(graph: MapGraph, only: set[str] | None = None) -> Iterator[PageSpec]:
+    """One page per entry (or per entry in `only`); context: `entry`, `model`, `backlinks`."""
     for entry_type in (*TYPE_FOLDERS, "page"):
         for entry in graph.entries(entry_type):
+            if only is not None and entry.key not in only:
+                continue
             model = entry.model
             title = getattr(model, "title", entry.id)
             description = entry_summary(entry)

@@ -6,6 +6,8 @@ atomic write. Both are shared by the CLI and the dev server.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,12 +18,12 @@ import jinja2
 from .errors import ContentError, Problem, Severity, SourcePos
 from .exports import bibtex, claims_csv, graphml, map_json, map_schema, robots_txt
 from .graph import MapGraph
-from .load import load_content
-from .pages import plan_pages
+from .load import discover, load_file
+from .pages import PageSpec, plan_pages, site_urls
 from .render import Renderer
 from .rules import check_rules
 from .urls import output_file
-from .validate import validate_docs
+from .validate import ValidateResult, missing_required, validate_doc
 from .write import check_output_dir, publish
 
 
@@ -70,15 +72,60 @@ class BuildReport:
     warnings: list[Problem]
 
 
-def check(content: Path) -> CheckResult:
-    """Load, validate, link and check rules; every problem from every stage."""
-    loaded = load_content(content)
-    validated = validate_docs(loaded.docs, content)
-    problems = [*loaded.problems, *validated.problems]
-    graph = MapGraph(validated.entries, validated.invalid | loaded.unreadable)
+@dataclass
+class FileResult:
+    """What loading and validating one file produced, and the file's stamp at the time."""
+
+    stamp: tuple[int, int]
+    kind: str
+    result: ValidateResult
+
+
+ContentCache = dict[Path, FileResult]
+
+
+def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
+    """Load, validate, link and check rules; every problem from every stage.
+
+    With a `cache` (kept by `serve` across rebuilds), a file whose modification
+    time and size are unchanged is not parsed or validated again.
+    """
+    problems: list[Problem] = []
+    if not content.is_dir():
+        problems.append(Problem(SourcePos(content), "content folder not found"))
+    files = discover(content, problems) if content.is_dir() else []
+    cache = {} if cache is None else cache
+    for stale in set(cache) - {path for path, _ in files}:
+        del cache[stale]
+    entries, invalid, kinds = [], set(), set()
+    for path, kind in files:
+        one = _load_and_validate(path, kind, cache)
+        entries.extend(one.entries)
+        problems.extend(one.problems)
+        invalid |= one.invalid
+        kinds.add(kind)
+    problems.extend(missing_required(kinds, content))
+    graph = MapGraph(entries, invalid)
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))
+
+
+def _load_and_validate(path: Path, kind: str, cache: ContentCache) -> ValidateResult:
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    cached = cache.get(path)
+    if cached is not None and cached.stamp == stamp and cached.kind == kind:
+        return cached.result
+    problems: list[Problem] = []
+    doc = load_file(path, kind, problems)
+    if doc is None:
+        result = ValidateResult([], problems, {f"{kind}:{path.stem}"})
+    else:
+        result = validate_doc(doc)
+        result.problems[:0] = problems
+    cache[path] = FileResult(stamp, kind, result)
+    return result
 
 
 def render_site(
@@ -86,35 +133,76 @@ def render_site(
     project: Project,
     changed: set[str] | None = None,
     renderer: Renderer | None = None,
+    exports: bool = True,
 ) -> tuple[dict[str, bytes], set[str]]:
     """Output files in memory, and the full set of file names the site consists of.
 
     With `changed` (graph keys of entries that changed since the last render),
     only pages that depend on them are rendered; otherwise every file is.
     A `renderer` kept from an earlier build skips compiling the templates again.
+    `exports=False` leaves out the data files (serve writes them after the pages).
     """
     if renderer is None:
         renderer = Renderer(graph, project.templates, project.static)
     else:
-        renderer.use(graph)
-    files: dict[str, bytes] = {}
-    names: set[str] = set()
-    for spec in plan_pages(graph):
-        name = output_file(spec.url)
-        names.add(name)
-        if changed is None or spec.affected_by(changed):
-            files[name] = renderer.render(spec)
-    files["data/map.json"] = map_json(graph)
-    files["data/map.schema.json"] = map_schema().encode()
-    files["data/claims.csv"] = claims_csv(graph)
-    files["data/graph.graphml"] = graphml(graph)
-    files["references.bib"] = bibtex(graph)
-    files["robots.txt"] = robots_txt(graph)
+        renderer.use(graph, changed)
+    specs = plan_pages(graph, changed)
+    files = dict(render_pages(renderer, specs))
+    names = {output_file(url) for url in site_urls(graph)} | {output_file(s.url) for s in specs}
+    if exports:
+        files.update(export_files(graph))
     for asset in sorted(project.static.rglob("*")):
         if asset.is_file() and not asset.name.startswith("."):
             files[f"static/{asset.relative_to(project.static).as_posix()}"] = asset.read_bytes()
     names.update(files)
+    names.update(EXPORT_NAMES)
     return files, names
+
+
+EXPORT_NAMES = ("data/map.json", "data/map.schema.json", "data/claims.csv",
+                "data/graph.graphml", "references.bib", "robots.txt")  # fmt: skip
+
+
+def export_files(graph: MapGraph) -> dict[str, bytes]:
+    """The machine-readable files: data/*, references.bib, robots.txt."""
+    return {
+        "data/map.json": map_json(graph),
+        "data/map.schema.json": map_schema().encode(),
+        "data/claims.csv": claims_csv(graph),
+        "data/graph.graphml": graphml(graph),
+        "references.bib": bibtex(graph),
+        "robots.txt": robots_txt(graph),
+    }
+
+
+def render_pages(renderer: Renderer, specs: list[PageSpec]) -> list[tuple[str, bytes]]:
+    """Render pages; large cold builds use both cores (fork), small ones stay in-process."""
+    workers = min(os.cpu_count() or 1, 4)
+    if len(specs) < PARALLEL_THRESHOLD or workers < 2 or not _can_fork():
+        return [(output_file(s.url), renderer.render(s)) for s in specs]
+    global _SHARED  # noqa: PLW0603 - read by forked workers, which inherit it
+    _SHARED = (renderer, specs)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        chunks = pool.map(_render_slice, [(i, workers) for i in range(workers)])
+    _SHARED = None
+    rendered = dict(item for chunk in chunks for item in chunk)
+    return [(output_file(s.url), rendered[output_file(s.url)]) for s in specs]
+
+
+PARALLEL_THRESHOLD = 400  # below this, forking costs more than it saves on 2 cores
+_SHARED: tuple[Renderer, list[PageSpec]] | None = None
+
+
+def _render_slice(job: tuple[int, int]) -> list[tuple[str, bytes]]:
+    start, step = job
+    assert _SHARED is not None
+    renderer, specs = _SHARED
+    return [(output_file(s.url), renderer.render(s)) for s in specs[start::step]]
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def build(

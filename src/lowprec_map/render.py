@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import html
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,11 @@ class Renderer:
     def __init__(self, graph: MapGraph, templates: Path, static: Path) -> None:
         self.static = static
         self.markdown = make_markdown()
+        # Rendered cards by (macro, entry key, page depth, args): a claim card is drawn
+        # once per build however many pages list it, and kept across rebuilds unless
+        # the entry or a neighbour changed.
+        self.fragments: dict[tuple[str, str, int, tuple[object, ...]], Markup] = {}
+        self.modules: dict[int, Any] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
             autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -64,6 +70,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            bytecode_cache=_bytecode_cache(),
         )
         self.env.filters.update(
             md=self._block_markdown,
@@ -74,9 +81,20 @@ class Renderer:
         )
         self.use(graph)
 
-    def use(self, graph: MapGraph) -> None:
-        """Render from `graph` from now on (the templates stay compiled)."""
+    def use(self, graph: MapGraph, changed: set[str] | None = None) -> None:
+        """Render from `graph` from now on (the templates stay compiled).
+
+        `changed` names the entries that changed since the last render; cached
+        cards of other entries stay valid. None drops every cached card.
+        """
         self.graph = graph
+        self.modules.clear()  # a macro module snapshots the globals it was made with
+        if changed is None:
+            self.fragments.clear()
+        else:
+            stale = {k for key in changed if key in graph.graph for k in graph.neighbours(key)}
+            stale |= changed
+            self.fragments = {k: v for k, v in self.fragments.items() if k[1] not in stale}
         self.env.globals.update(
             graph=graph,
             site=graph.site,
@@ -89,6 +107,7 @@ class Renderer:
             dossier_bibtex=dossier_bibtex,
             claim_bibtex=lambda entry: claim_bibtex(graph, entry),
             ring_layout=ring_layout,
+            card=self._card,
             assets={name: asset_url(self.static, name) for name in STATIC_ASSETS},
             nav_pages=sorted(
                 graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)
@@ -101,11 +120,42 @@ class Renderer:
         text = template.render(page=spec, page_file=output_file(spec.url), **spec.context)
         return text.encode("utf-8")
 
+    @jinja2.pass_context
+    def _card(
+        self, context: jinja2.runtime.Context, macro: str, entry: Entry, *args: object
+    ) -> Markup:
+        """The macro `macro` of partials/macros.html applied to `entry`, memoized."""
+        depth = str(context["page_file"]).count("/")
+        key = (macro, entry.key, depth, args)
+        cached = self.fragments.get(key)
+        if cached is None:
+            if depth not in self.modules:
+                template = self.env.get_template("partials/macros.html")
+                self.modules[depth] = template.make_module({"page_file": "x/" * depth + "x"})
+            cached = Markup(getattr(self.modules[depth], macro)(entry, *args))
+            self.fragments[key] = cached
+        return cached
+
     def _block_markdown(self, text: str | None) -> Markup:
         return Markup(self.markdown.render(text or ""))  # safe: raw HTML is off
 
     def _inline_markdown(self, text: str | None) -> Markup:
         return Markup(self.markdown.renderInline(text or ""))
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates on disk, keyed by each template's source checksum.
+
+    Compiling the templates takes ~0.1 s of every cold build; the cache lives in
+    the user's cache folder (never the output), and a stale entry is never used.
+    """
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = root / "lowprec-map" / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # read-only home: compile every time
+    return jinja2.FileSystemBytecodeCache(str(folder))
 
 
 @jinja2.pass_context

@@ -24,10 +24,18 @@ import jinja2
 from livereload import Server
 from livereload.handlers import LiveReloadHandler, StaticFileHandler
 from livereload.watcher import Watcher
-from tornado.ioloop import PeriodicCallback
+from tornado.ioloop import IOLoop, PeriodicCallback
 
 from .errors import Problem
-from .pipeline import Project, check, render_site, template_problem
+from .graph import MapGraph
+from .pipeline import (
+    ContentCache,
+    Project,
+    check,
+    export_files,
+    render_site,
+    template_problem,
+)
 from .render import Renderer
 from .write import check_output_dir
 
@@ -52,6 +60,8 @@ class DevSite:
     files: dict[str, bytes] = field(default_factory=dict)
     theme_stamp: tuple[tuple[str, float], ...] = ()
     renderer: Renderer | None = None
+    cache: ContentCache = field(default_factory=dict)
+    graph: MapGraph | None = None
 
     def load_existing(self) -> None:
         """Remember what the output folder holds, so unchanged files are not rewritten."""
@@ -64,7 +74,7 @@ class DevSite:
 
     def rebuild(self) -> list[str]:
         """Re-check and re-render what changed; returns the files written."""
-        result = check(self.project.content)
+        result = check(self.project.content, self.cache)
         if result.errors:
             self.errors = result.errors
             _report(self.errors)
@@ -83,7 +93,7 @@ class DevSite:
             if self.renderer is None:
                 self.renderer = Renderer(result.graph, self.project.templates, self.project.static)
             fresh, names = render_site(
-                result.graph, self.project, None if full else changed, self.renderer
+                result.graph, self.project, None if full else changed, self.renderer, exports=False
             )
         except jinja2.TemplateError as exc:
             self.errors = [template_problem(exc, self.project.templates)]
@@ -91,7 +101,15 @@ class DevSite:
             return []
         written = self._write(fresh, names)
         self.entries, self.theme_stamp, self.errors = current, stamp, []
+        self.graph = result.graph
         return written
+
+    def write_exports(self) -> list[str]:
+        """Write the data files for the last good build (serve runs this after the pages)."""
+        if self.graph is None or self.errors:
+            return []
+        fresh = export_files(self.graph)
+        return self._write(fresh, set(self.files) | set(fresh))
 
     def _write(self, fresh: dict[str, bytes], names: set[str]) -> list[str]:
         written = []
@@ -173,6 +191,7 @@ def make_handler(site: DevSite, reload_script: bytes) -> type[StaticFileHandler]
 
 
 POLL_MS = 50  # livereload polls every 800 ms; saves should show up faster than that
+EXPORT_DELAY = 0.5  # seconds after a rebuild before the data files are regenerated
 
 
 class _FastWatcher(Watcher):  # type: ignore[misc]
@@ -202,11 +221,13 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
     started = time.perf_counter()
     site.load_existing()
     out.mkdir(parents=True, exist_ok=True)
-    written = site.rebuild()
+    written = site.rebuild() + site.write_exports()
     if not site.errors:
         print(
             f"serve: built ({len(written)} files written) in {time.perf_counter() - started:.2f} s"
         )
+
+    exports_due: list[object] = []
 
     def on_change() -> None:
         began = time.perf_counter()
@@ -214,6 +235,11 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
         if not site.errors:
             ms = 1000 * (time.perf_counter() - began)
             print(f"serve: rebuilt {len(written)} file(s) in {ms:.0f} ms")
+            # Data files (map.json, graph.graphml, ...) follow once the pages are served.
+            loop = IOLoop.current()
+            for handle in exports_due:
+                loop.remove_timeout(handle)
+            exports_due[:] = [loop.call_later(EXPORT_DELAY, site.write_exports)]
 
     server = _DevServer(site)
     for folder in (project.content, project.templates, project.static):

@@ -6,8 +6,8 @@ works at a domain root and under a sub-path without configuration.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import posixpath
 import re
 from pathlib import Path
 
@@ -49,15 +49,22 @@ def output_file(url: str) -> str:
 
 
 def relative(from_file: str, to_url: str) -> str:
-    """A link from the page written at `from_file` to the site-relative `to_url`."""
+    """A link from the page written at `from_file` to the site-relative `to_url`.
+
+    Site URLs never contain '..', so climbing to the root and descending again
+    is exact; this is called for every link on every page, so it avoids posixpath.
+    """
     if to_url.startswith(("http://", "https://", "#")):
         return to_url
-    path, _, fragment = to_url.partition("#")
-    start = posixpath.dirname(from_file) or "."
-    target = posixpath.relpath(path or ".", start) if path else posixpath.basename(from_file)
-    if path.endswith("/") or path == "":
-        target = "./" if target == "." else f"{target}/"
-    return f"{target}#{fragment}" if fragment else target
+    up = _root_prefix(from_file)
+    if to_url == "" or to_url.startswith("#"):
+        return (up or "./") + to_url
+    return up + to_url
+
+
+@functools.lru_cache(maxsize=4096)
+def _root_prefix(from_file: str) -> str:
+    return "../" * from_file.count("/")
 
 
 def is_safe_link(url: str) -> bool:

@@ -73,22 +73,35 @@ class ValidateResult:
 
 def validate_docs(docs: list[RawDoc], content_root: Path) -> ValidateResult:
     """Validate every raw document; collect every problem."""
-    result = ValidateResult([], [], set())
-    seen_types = {doc.kind for doc in docs}
-    for kind, name in REQUIRED_FILES.items():
-        if kind not in seen_types:
-            pos = SourcePos(content_root / name)
-            result.problems.append(Problem(pos, f"required file {name} is missing"))
+    result = ValidateResult([], missing_required({doc.kind for doc in docs}, content_root), set())
     for doc in docs:
-        if doc.kind in LIST_FILES:
-            _validate_list_file(doc, result)
-        else:
-            entry = _validate_one(doc.kind, doc.id, doc.data, doc.positions, (), result)
-            if entry is not None:
-                body = Entry(
-                    entry.type, entry.id, entry.model, doc.positions, (), doc.body, doc.body_line
-                )
-                result.entries.append(body)
+        one = validate_doc(doc)
+        result.entries.extend(one.entries)
+        result.problems.extend(one.problems)
+        result.invalid |= one.invalid
+    return result
+
+
+def missing_required(kinds: set[str], content_root: Path) -> list[Problem]:
+    """Problems for required files (site, evidence, taxonomy) that are absent."""
+    return [
+        Problem(SourcePos(content_root / name), f"required file {name} is missing")
+        for kind, name in REQUIRED_FILES.items()
+        if kind not in kinds
+    ]
+
+
+def validate_doc(doc: RawDoc) -> ValidateResult:
+    """Validate one document (one entry, or each item of a list file)."""
+    result = ValidateResult([], [], set())
+    if doc.kind in LIST_FILES:
+        _validate_list_file(doc, result)
+        return result
+    entry = _validate_one(doc.kind, doc.id, doc.data, doc.positions, (), result)
+    if entry is not None:
+        result.entries.append(
+            Entry(entry.type, entry.id, entry.model, doc.positions, (), doc.body, doc.body_line)
+        )
     return result
 
 
