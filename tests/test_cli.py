@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,30 @@ def test_build_py_builds_by_default(make_project: MakeProject, tmp_path: Path) -
     files = sum(1 for path in out.rglob("*") if path.is_file())
     assert result.stdout.startswith(f"built {pages} pages ({files} files) from 2 dossiers")
     assert sum(1 for _ in out.rglob("*.html")) == pages
+
+
+def test_template_error_names_the_template_line(make_project: MakeProject, tmp_path: Path) -> None:
+    project = make_project()
+    templates = tmp_path / "templates"
+    shutil.copytree(project.templates, templates)
+    page = templates / "page.html"
+    page.write_text(page.read_text().replace("{{ model.title }}", "{{ model.no_such_field }}"))
+    result = run_cli(
+        "build",
+        "--content",
+        str(project.content),
+        "--templates",
+        str(templates),
+        "--static",
+        str(project.static),
+        "--out",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    line = next(
+        n for n, text in enumerate(page.read_text().splitlines(), 1) if "no_such_field" in text
+    )
+    assert f"templates/page.html:{line}:1: template error:" in result.stderr
+    assert "no_such_field" in result.stderr

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -193,3 +197,32 @@ def test_killed_build_leaves_the_old_site_whole(make_project: MakeProject, tmp_p
     build(project, out)  # the next build cleans the leftover up
     assert tree(out) == before
     assert not leftover.exists()
+
+
+def test_build_killed_while_writing_leaves_the_old_site_whole(tmp_path: Path) -> None:
+    """SIGKILL a real build while it writes its staging folder: the old site is untouched."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import synth  # noqa: PLC0415
+
+    synth.generate(300, tmp_path / "content")
+    out = tmp_path / "site"
+    command = [
+        sys.executable,
+        str(REPO / "build.py"),
+        "--content",
+        str(tmp_path / "content"),
+        "--out",
+        str(out),
+    ]
+    subprocess.run(command, check=True, capture_output=True)
+    before = tree(out)
+    claim = sorted((tmp_path / "content/claims").glob("*.yaml"))[0]
+    claim.write_text(claim.read_text().replace("statement: ", "statement: Changed. ", 1))
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".site.new-*/claims")) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert list(tmp_path.glob(".site.new-*")), "the build was not caught while writing"
+    assert tree(out) == before

@@ -181,3 +181,17 @@ def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
         return True
     page = BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
     return page.find(id=anchor) is not None
+
+
+def test_map_leaves_claims_out_past_the_node_limit(
+    make_project: MakeProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lowprec_map import layout  # noqa: PLC0415
+
+    graph = check(make_project().content).graph
+    full = layout.layout_map(graph)
+    assert {n.entry.type for n in full.nodes} >= {"claim", "dossier"} and full.omitted == {}
+    monkeypatch.setattr(layout, "NODE_LIMIT", 3)
+    small = layout.layout_map(graph)
+    assert "claim" not in {n.entry.type for n in small.nodes}
+    assert small.omitted == {"claim": len(graph.entries("claim"))}

@@ -14,6 +14,9 @@ from .graph import MapGraph
 from .validate import Entry
 
 COLUMNS = ("program", "dossier", "claim", "tension", "failure_mode")
+# Past this many nodes the SVG stops being readable (and the page heavy): claims,
+# the largest class, are left to the ledger and the map says so.
+NODE_LIMIT = 600
 COLUMN_GAP = 260
 ROW_GAP = 34
 MARGIN = 50
@@ -34,11 +37,17 @@ class MapLayout:
     columns: list[tuple[int, str]]  # (x, entry type) of each column's heading
     width: int
     height: int
+    omitted: dict[str, int]  # entry type -> how many entries the map leaves out
 
 
 def layout_map(graph: MapGraph) -> MapLayout:
     """Place every entry of the map's types and the edges between them."""
-    columns = [graph.entries(entry_type) for entry_type in COLUMNS]
+    types = list(COLUMNS)
+    omitted: dict[str, int] = {}
+    if sum(len(graph.entries(t)) for t in types) > NODE_LIMIT:
+        types.remove("claim")
+        omitted["claim"] = len(graph.entries("claim"))
+    columns = [graph.entries(entry_type) for entry_type in types]
     neighbours = _neighbours(graph, {e.key for column in columns for e in column})
     for _ in range(SWEEPS):
         for index in range(1, len(columns)):
@@ -54,10 +63,10 @@ def layout_map(graph: MapGraph) -> MapLayout:
         if source in placed and target in placed and source != target
     ]
     tallest = max((len(c) for c in columns), default=1)
-    width = 2 * MARGIN + (len(COLUMNS) - 1) * COLUMN_GAP + 200
-    heads = [(MARGIN + col * COLUMN_GAP - 6, entry_type) for col, entry_type in enumerate(COLUMNS)]
+    width = 2 * MARGIN + (len(types) - 1) * COLUMN_GAP + 200
+    heads = [(MARGIN + col * COLUMN_GAP - 6, entry_type) for col, entry_type in enumerate(types)]
     height = 2 * MARGIN + tallest * ROW_GAP
-    return MapLayout(list(placed.values()), edges, heads, width, height)
+    return MapLayout(list(placed.values()), edges, heads, width, height, omitted)
 
 
 def _neighbours(graph: MapGraph, keys: set[str]) -> dict[str, set[str]]:

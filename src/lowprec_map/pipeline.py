@@ -233,4 +233,11 @@ def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
         return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
     if isinstance(exc, jinja2.TemplateNotFound):
         return Problem(SourcePos(templates / str(exc.name)), "template not found")
-    return Problem(SourcePos(templates), f"template error: {exc}")
+    # Jinja rewrites tracebacks so that template frames carry the template's file and line.
+    frame, where = exc.__traceback__, SourcePos(templates)
+    while frame is not None:
+        filename = frame.tb_frame.f_code.co_filename
+        if filename.endswith((".html", ".xml")):
+            where = SourcePos(Path(filename), frame.tb_lineno)
+        frame = frame.tb_next
+    return Problem(where, f"template error: {exc}")
