@@ -108,15 +108,21 @@ def taxonomy(graph: MapGraph) -> list[tuple[Entry, list[tuple[Entry, list[Entry]
     return result
 
 
+LANDING_CLAIMS = 12
+
+
 def _landing(graph: MapGraph) -> PageSpec:
-    """Context: dossiers, claims, labels, taxonomy, tensions, featured, programs, paths."""
+    """Context: dossiers, claims (a preview), labels, taxonomy, tensions, featured, ..."""
     site = graph.site
+    # The landing previews the ledger; the full ledger is one click away.
+    preview = [e for e in recently_updated(graph) if e.type == "claim"][:LANDING_CLAIMS]
+    preview.sort(key=lambda e: e.id)
     context = {
         "recent": recently_updated(graph)[:5],
         "belief_changes": belief_changes(graph)[:3],
         "dossiers": sorted_dossiers(graph),
-        "claims": graph.entries("claim"),
-        "groups": ledger_groups(graph, graph.entries("claim")),
+        "claims": preview,
+        "groups": ledger_groups(graph, preview),
         "labels": graph.entries("evidence"),
         "taxonomy": taxonomy(graph),
         "tensions": graph.entries("tension"),
