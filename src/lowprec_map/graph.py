@@ -7,6 +7,7 @@ re-derives them.
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections import Counter
@@ -52,10 +53,35 @@ class Reference:
 
 def iter_refs(model: BaseModel, loc: Loc = ()) -> Iterator[Reference]:
     """Every reference inside `model`, found through the RefTo markers on its fields."""
-    for name, field in type(model).model_fields.items():
-        value = getattr(model, name)
-        ref = _ref_marker(field.metadata) or _ref_in_annotation(field.annotation)
-        yield from _walk(value, field.annotation, ref, (*loc, name))
+    for name, annotation, ref in _field_plan(type(model)):
+        yield from _walk(getattr(model, name), annotation, ref, (*loc, name))
+
+
+@functools.cache
+def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None], ...]:
+    """Per model class, once: each field's annotation and reference marker."""
+    return tuple(
+        (
+            name,
+            field.annotation,
+            _ref_marker(field.metadata) or _ref_in_annotation(field.annotation),
+        )
+        for name, field in model.model_fields.items()
+    )
+
+
+def _refs_of(entry: Entry) -> list[Reference]:
+    """An entry's references; cached per model object (unchanged entries are reused by serve)."""
+    cached = _REFS.get(id(entry.model))
+    if cached is None or cached[0] is not entry.model:
+        cached = (entry.model, list(iter_refs(entry.model)))
+        _REFS[id(entry.model)] = cached
+        if len(_REFS) > 200_000:
+            _REFS.clear()
+    return cached[1]
+
+
+_REFS: dict[int, tuple[BaseModel, list[Reference]]] = {}
 
 
 def _walk(value: Any, annotation: Any, ref: RefTo | None, loc: Loc) -> Iterator[Reference]:
@@ -64,10 +90,15 @@ def _walk(value: Any, annotation: Any, ref: RefTo | None, loc: Loc) -> Iterator[
     elif isinstance(value, BaseModel):
         yield from iter_refs(value, loc)
     elif isinstance(value, list):
-        item = _item_annotation(annotation)
-        item_ref = _ref_in_annotation(item)
+        item, item_ref = _item_plan(annotation)
         for index, element in enumerate(value):
             yield from _walk(element, item, item_ref, (*loc, index))
+
+
+@functools.cache
+def _item_plan(annotation: Any) -> tuple[Any, RefTo | None]:
+    item = _item_annotation(annotation)
+    return item, _ref_in_annotation(item)
 
 
 def _ref_marker(metadata: list[Any]) -> RefTo | None:
@@ -109,7 +140,7 @@ class MapGraph:
             self._link(entry)
 
     def _link(self, entry: Entry) -> None:
-        for ref in iter_refs(entry.model):
+        for ref in _refs_of(entry):
             target = f"{ref.target_type}:{ref.target_id}"
             if target in self.graph:
                 self.graph.add_edge(entry.key, target, key=(ref.relation, ref.loc), loc=ref.loc)

@@ -39,6 +39,21 @@ class MapLayout:
     height: int
     omitted: dict[str, int]  # entry type -> how many entries the map leaves out
 
+    def edges_svg(self) -> str:
+        """All edges as SVG paths in one string (numbers and relation names only, no content).
+
+        Built in Python because a map has thousands of edges and a Jinja loop over
+        them dominated a rebuild.
+        """
+        parts = []
+        for a, b, relation in self.edges:
+            mid = (a.x + b.x) / 2
+            parts.append(
+                f'<path d="M {a.x} {a.y} C {mid} {a.y}, {mid} {b.y}, {b.x} {b.y}" '
+                f'class="edge rel-{relation}"/>'
+            )
+        return "\n".join(parts)
+
 
 def layout_map(graph: MapGraph) -> MapLayout:
     """Place every entry of the map's types and the edges between them."""

@@ -6,6 +6,7 @@ source positions and its messages into ones an editor can act on.
 
 from __future__ import annotations
 
+import functools
 import re
 import types
 import typing
@@ -48,7 +49,7 @@ class Entry:
     body: str = ""
     body_line: int = 1
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """The entry's node name in the graph: 'type:id'."""
         return f"{self.type}:{self.id}"
