@@ -114,21 +114,7 @@ def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]
     title = entry_id.replace("-", " ").capitalize()
     today = datetime.date.today()
     examples: dict[str, Callable[[], dict[str, Any]]] = {
-        "dossier": lambda: {
-            "title": title,
-            "short_name": title,
-            "authors": ["First Author"],
-            "date": today,
-            "kind": "paper",
-            "read": "abstract",
-            "url": "https://arxiv.org/abs/0000.00000",
-            "summary": "One sentence for cards.",
-            "perturbs": [_first(graph, "perturbation", "perturbation to taxonomy.yaml")],
-            "regime": {"models": ["TODO"], "algorithms": ["TODO"], "tasks": ["TODO"]},
-            "result": "Main results with exact numbers and locators (Tab. N).",
-            "limitation": "What the work does not show.",
-            "numerical_path": [{"tensor": "weights", "where": "rollout", "format": "fp8"}],
-        },
+        "dossier": lambda: _dossier_values(graph, title, today),
         "claim": lambda: _claim_values(graph),
         "tension": lambda: {
             "title": f"{title}?",
@@ -164,6 +150,25 @@ def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]
         "page": lambda: {"title": title, "description": "One sentence for metadata."},
     }
     return {**examples[kind](), "added": today, "updated": today}
+
+
+def _dossier_values(graph: MapGraph, title: str, today: datetime.date) -> dict[str, Any]:
+    """A draft dossier: placeholders to replace, one valid perturbation from the taxonomy."""
+    return {
+        "title": title,
+        "short_name": title,
+        "authors": ["First Author"],
+        "date": today,
+        "kind": "paper",
+        "read": "abstract",
+        "url": "https://arxiv.org/abs/0000.00000",
+        "summary": "One sentence for cards.",
+        "perturbs": [_first(graph, "perturbation", "perturbation to taxonomy.yaml")],
+        "regime": {"models": ["TODO"], "algorithms": ["TODO"], "tasks": ["TODO"]},
+        "result": "Main results with exact numbers and locators (Tab. N).",
+        "limitation": "What the work does not show.",
+        "numerical_path": [{"tensor": "weights", "where": "rollout", "format": "fp8"}],
+    }
 
 
 def _claim_values(graph: MapGraph) -> dict[str, Any]:

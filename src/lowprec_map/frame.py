@@ -1,0 +1,131 @@
+"""The map's frame: site.yaml, evidence.yaml and taxonomy.yaml.
+
+These files hold the landing page's words and the vocabularies entries refer
+to (evidence labels, perturbations); the entry models are in `models.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import (
+    Field,
+    StringConstraints,
+)
+
+from .fields import InGroup, Markdown, Model, Slug, Text, WebUrl
+
+# ---------------------------------------------------------------- site.yaml
+
+
+class ResearchQuestion(Model):
+    key: Annotated[str, StringConstraints(pattern=r"^[A-Z]$")] = Field(
+        description="One capital letter: A, B, ..."
+    )
+    question: Text = Field(description="The research question, ending in '?'.")
+
+
+class LoopStage(Model):
+    id: Slug = Field(description="Slug naming the stage, unique within the loop.")
+    title: Text = Field(description="Short stage name, e.g. 'rollout speed'.")
+    detail: Text = Field(description="How numerical error enters or acts at this stage.")
+
+
+class FeedbackLoop(Model):
+    stages: list[LoopStage] = Field(
+        min_length=3, description="The stages in loop order; the last feeds the first."
+    )
+    closing: Markdown = Field(description="Why the loop makes error part of the data.")
+
+
+class SectionText(Model):
+    label: Text = Field(description="Short section name shown after the number, e.g. 'The thesis'.")
+    heading: Text = Field(description="The section's headline.")
+    lede: Text | None = Field(default=None, description="One line under the headline.")
+
+
+class LandingSections(Model):
+    thesis: SectionText = Field(description="01: thesis and research questions.")
+    loop: SectionText = Field(description="02: the feedback loop.")
+    tensions: SectionText = Field(description="03: productive tensions.")
+    taxonomy: SectionText = Field(description="04: operational taxonomy.")
+    dossiers: SectionText = Field(description="05: paper dossiers.")
+    claims: SectionText = Field(description="06: claim ledger.")
+    failure: SectionText = Field(description="07: the featured failure loop.")
+    programs: SectionText = Field(description="08: research programs.")
+    paths: SectionText = Field(description="09: reading paths.")
+
+
+class Thesis(Model):
+    title: Text = Field(description="The thesis in one line.")
+    body: Markdown = Field(description="What the thesis says, in a paragraph.")
+
+
+class Site(Model):
+    """content/site.yaml: the map's frame and the landing page's words."""
+
+    title: Text = Field(description="Site title, e.g. 'Low-Precision RL'.")
+    eyebrow: Text = Field(description="Line above the question, e.g. 'Living research map'.")
+    question: Text = Field(description="The question the whole map answers.")
+    lede: Markdown = Field(description="The paragraph under the question.")
+    description: Text = Field(description="One-sentence description for metadata and feeds.")
+    thesis: Thesis = Field(description="The thesis (section 01).")
+    research_questions: list[ResearchQuestion] = Field(
+        min_length=1, description="Research questions A, B, ..."
+    )
+    loop: FeedbackLoop = Field(description="The feedback loop (section 02).")
+    sections: LandingSections = Field(description="Labels and headings of sections 01-09.")
+    repository: WebUrl = Field(description="The source repository's URL.")
+    base_url: WebUrl = Field(
+        description="Published root URL ending in '/', for canonical links, the feed and sitemap."
+    )
+
+
+# ---------------------------------------------------------------- evidence.yaml
+
+
+class EvidenceLabel(Model):
+    id: Slug = Field(description="The label's id, used by claims' `label`.")
+    name: Text = Field(description="Display name.")
+    meaning: Text = Field(description="What a claim with this label asserts about its evidence.")
+    how_to_earn: Text = Field(description="What a claim must show to carry the label.")
+    min_independent_sources: int = Field(
+        default=1,
+        ge=0,
+        le=10,
+        description="Fewest cited dossiers, pairwise sharing no author, the label needs.",
+    )
+    requires_conflict: bool = Field(
+        default=False, description="True when a claim with this label must name a conflict."
+    )
+
+
+class EvidenceFile(Model):
+    """content/evidence.yaml: the epistemic labels claims carry."""
+
+    labels: list[EvidenceLabel] = Field(min_length=1, description="The labels, in display order.")
+
+
+# ---------------------------------------------------------------- taxonomy.yaml
+
+
+class PerturbationGroup(Model):
+    id: Slug = Field(description="The group's id.")
+    name: Text = Field(description="Display name, e.g. 'Dense computation'.")
+    description: Text = Field(description="Why these perturbations belong together.")
+
+
+class Perturbation(Model):
+    id: Slug = Field(description="The perturbation's id, used by `perturbs` fields.")
+    name: Text = Field(description="Display name, e.g. 'KV cache'.")
+    group: InGroup = Field(description="The group id this perturbation belongs to.")
+    description: Text = Field(description="What is approximated, and where.")
+
+
+class TaxonomyFile(Model):
+    """content/taxonomy.yaml: the operational taxonomy of what a method perturbs."""
+
+    groups: list[PerturbationGroup] = Field(min_length=1, description="Groups, in display order.")
+    perturbations: list[Perturbation] = Field(
+        min_length=1, description="Perturbations, in display order."
+    )
