@@ -47,7 +47,12 @@ def with_dates(path: Path, text: str) -> str:
 
     Tests then show only the fields they are about; dates have their own tests.
     """
-    if path.parent.name not in DATED_FOLDERS or "added:" in text or not text.strip():
+    if "added:" in text or not text.strip():
+        return text
+    if path.parent.name == "pages" and text.startswith("---\n") and "\n---\n" in text[3:]:
+        front, _, body = text[4:].partition("\n---\n")
+        return f"---\n{front}\n{DATES}---\n{body}"
+    if path.parent.name not in DATED_FOLDERS:
         return text
     return (text if text.endswith("\n") else text + "\n") + DATES
 

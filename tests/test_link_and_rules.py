@@ -119,3 +119,20 @@ def test_orphans_are_warnings_but_unused_vocabulary_is_not(make_project: MakePro
         "dossiers/gamma.yaml:1:1: warning: dossier 'gamma' is not referenced by any other entry"
     ]
     assert all(p.severity is Severity.WARNING for p in result.warnings)
+
+
+def test_links_in_prose_are_checked_references(make_project: MakeProject) -> None:
+    page = "---\ntitle: P\ndescription: D.\n---\nIntro.\n\nSee [the paper](dossier:alpah) here.\n"
+    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: alpha, locator: Table 1}\nnote: >-\n  Compare [beta](dossier:beta) and [gone](claim:nope).\n"
+    assert messages(make_project, {"pages/p.md": page, "claims/c.yaml": claim}) == [
+        "claims/c.yaml:5:7: unknown claim 'nope'",
+        "pages/p.md:9:25: unknown dossier 'alpah' (did you mean 'alpha'?)",
+    ]
+
+
+def test_prose_links_make_backlinks(make_project: MakeProject) -> None:
+    page = "---\ntitle: P\ndescription: D.\n---\nSee [Beta](dossier:beta).\n"
+    graph = check(make_project({"pages/p.md": page}).content).graph
+    beta = graph.get("dossier", "beta")
+    assert "page:p" in [e.key for e in graph.backlinks(beta)]
+    assert graph.relations(graph.get("page", "p"), beta) == ["mentions"]

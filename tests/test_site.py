@@ -195,3 +195,12 @@ def test_map_leaves_claims_out_past_the_node_limit(
     small = layout.layout_map(graph)
     assert "claim" not in {n.entry.type for n in small.nodes}
     assert small.omitted == {"claim": len(graph.entries("claim"))}
+
+
+def test_prose_links_render_as_relative_links(make_project: MakeProject, tmp_path: Path) -> None:
+    page = "---\ntitle: P\ndescription: D.\n---\nSee [Beta](dossier:beta) and [the path](path:start).\n"
+    out = tmp_path / "s"
+    build(make_project({"pages/p.md": page}), out)
+    body = soup(out, "p/index.html").select_one("article.prose")
+    assert body is not None
+    assert [a["href"] for a in body.find_all("a")] == ["../dossiers/beta/", "../paths/start/"]

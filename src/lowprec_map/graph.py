@@ -18,7 +18,8 @@ from typing import Any
 import networkx as nx
 from pydantic import BaseModel
 
-from .errors import Problem, suggest
+from .errors import Problem, SourcePos, suggest
+from .fields import MENTION, Prose
 from .load import Loc
 from .models import Model, PathStep, ReadingPath, RefTo, Site
 from .validate import Entry
@@ -52,21 +53,43 @@ class Reference:
 
 
 def iter_refs(model: BaseModel, loc: Loc = ()) -> Iterator[Reference]:
-    """Every reference inside `model`, found through the RefTo markers on its fields."""
-    for name, annotation, ref in _field_plan(type(model)):
-        yield from _walk(getattr(model, name), annotation, ref, (*loc, name))
+    """Every reference inside `model`: RefTo-marked fields, and entry links in prose fields."""
+    for name, annotation, ref, prose in _field_plan(type(model)):
+        value = getattr(model, name)
+        if prose and isinstance(value, str):
+            yield from mentions(value, (*loc, name))
+        else:
+            yield from _walk(value, annotation, ref, (*loc, name))
+
+
+def mentions(text: str, loc: Loc) -> Iterator[Reference]:
+    """`[text](type:id)` links in Markdown, as references with relation 'mentions'."""
+    for match in MENTION.finditer(text):
+        kind = match.group(1).replace("-", "_")
+        yield Reference(kind, match.group(2), "mentions", (*loc, match.start(2)))
 
 
 @functools.cache
-def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None], ...]:
-    """Per model class, once: each field's annotation and reference marker."""
+def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None, bool], ...]:
+    """Per model class, once: each field's annotation, reference marker and prose flag."""
     return tuple(
         (
             name,
             field.annotation,
             _ref_marker(field.metadata) or _ref_in_annotation(field.annotation),
+            _is_prose(field.metadata, field.annotation),
         )
         for name, field in model.model_fields.items()
+    )
+
+
+def _is_prose(metadata: list[Any], annotation: Any) -> bool:
+    if any(isinstance(m, Prose) for m in metadata):
+        return True
+    return any(  # Markdown | None
+        typing.get_origin(arg) is typing.Annotated
+        and any(isinstance(m, Prose) for m in arg.__metadata__)
+        for arg in typing.get_args(annotation)
     )
 
 
@@ -74,7 +97,9 @@ def _refs_of(entry: Entry) -> list[Reference]:
     """An entry's references; cached per model object (unchanged entries are reused by serve)."""
     cached = _REFS.get(id(entry.model))
     if cached is None or cached[0] is not entry.model:
-        cached = (entry.model, list(iter_refs(entry.model)))
+        found = list(iter_refs(entry.model))
+        found += mentions(entry.body, ("body",))  # a page's Markdown body
+        cached = (entry.model, found)
         _REFS[id(entry.model)] = cached
         if len(_REFS) > 200_000:
             _REFS.clear()
@@ -124,6 +149,17 @@ def _item_annotation(annotation: Any) -> Any:
     return args[0] if args else Any
 
 
+def _ref_pos(entry: Entry, ref: Reference) -> SourcePos:
+    """Where a reference stands; a link in a page body is placed on its own line."""
+    if ref.relation == "mentions" and ref.loc[0] == "body":
+        offset = ref.loc[-1]
+        assert isinstance(offset, int)
+        line = entry.body_line + entry.body.count("\n", 0, offset)
+        col = offset - entry.body.rfind("\n", 0, offset)
+        return SourcePos(entry.path, line, col)
+    return entry.pos(ref.loc if ref.relation != "mentions" else ref.loc[:-1])
+
+
 class MapGraph:
     """All entries as nodes ('type:id'), references as edges keyed by relation."""
 
@@ -150,7 +186,7 @@ class MapGraph:
             known = [e.id for e in self._by_type.get(ref.target_type, [])]
             kind = TYPE_NAMES[ref.target_type]
             message = f"unknown {kind} '{ref.target_id}'{suggest(ref.target_id, known)}"
-            self.problems.append(Problem(entry.pos(ref.loc), message))
+            self.problems.append(Problem(_ref_pos(entry, ref), message))
 
     # ------------------------------------------------------------ lookups
 

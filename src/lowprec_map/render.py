@@ -8,9 +8,11 @@ autoescapes with StrictUndefined so a template typo fails the build.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import html
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from markupsafe import Markup
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .exports import claim_bibtex, dossier_bibtex
+from .fields import MENTION
 from .graph import TYPE_NAMES, MapGraph
 from .pages import PageSpec
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
@@ -136,11 +139,24 @@ class Renderer:
             self.fragments[key] = cached
         return cached
 
-    def _block_markdown(self, text: str | None) -> Markup:
-        return Markup(self.markdown.render(text or ""))  # safe: raw HTML is off
+    @jinja2.pass_context
+    def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
+        source = self._resolve_mentions(str(context["page_file"]), text or "")
+        return Markup(self.markdown.render(source))  # safe: raw HTML is off
 
-    def _inline_markdown(self, text: str | None) -> Markup:
-        return Markup(self.markdown.renderInline(text or ""))
+    @jinja2.pass_context
+    def _inline_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
+        source = self._resolve_mentions(str(context["page_file"]), text or "")
+        return Markup(self.markdown.renderInline(source))
+
+    def _resolve_mentions(self, page_file: str, text: str) -> str:
+        """Turn `[x](dossier:qerl)` into a relative link to that entry's page (checked by link)."""
+
+        def link(match: re.Match[str]) -> str:
+            entry = self.graph.get(match.group(1).replace("-", "_"), match.group(2))
+            return f"]({relative(page_file, entry_url(entry))})"
+
+        return MENTION.sub(link, text)
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
@@ -150,7 +166,10 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     the user's cache folder (never the output), and a stale entry is never used.
     """
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = root / "lowprec-map" / "jinja"
+    # Compiled code also bakes in how filters are called (e.g. whether they take the
+    # context), which lives in this file: a change here must not reuse old bytecode.
+    code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    folder = root / "lowprec-map" / f"jinja-{code}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
