@@ -9,6 +9,7 @@ costs O(edges) per sweep instead of a force layout's O(n^2).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .graph import MapGraph
 from .validate import Entry
@@ -62,11 +63,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
     if sum(len(graph.entries(t)) for t in types) > NODE_LIMIT:
         types.remove("claim")
         omitted["claim"] = len(graph.entries("claim"))
-    columns = [graph.entries(entry_type) for entry_type in types]
-    neighbours = _neighbours(graph, {e.key for column in columns for e in column})
-    for _ in range(SWEEPS):
-        for index in range(1, len(columns)):
-            columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
+    columns = _ordered_columns(graph, types)
     placed: dict[str, PlacedNode] = {}
     for col, column in enumerate(columns):
         for row, entry in enumerate(column):
@@ -82,6 +79,31 @@ def layout_map(graph: MapGraph) -> MapLayout:
     heads = [(MARGIN + col * COLUMN_GAP - 6, entry_type) for col, entry_type in enumerate(types)]
     height = 2 * MARGIN + tallest * ROW_GAP
     return MapLayout(list(placed.values()), edges, heads, width, height, omitted)
+
+
+def _ordered_columns(graph: MapGraph, types: list[str]) -> list[list[Entry]]:
+    """Each column's entries in barycentre order; reused while the graph's shape is unchanged.
+
+    The order depends only on which entries exist and how they connect, so an
+    edit to an entry's text (the usual save in `serve`) reuses the last order.
+    """
+    columns = [graph.entries(entry_type) for entry_type in types]
+    keys = {e.key for column in columns for e in column}
+    shape = (
+        tuple(tuple(e.key for e in column) for column in columns),
+        tuple(edge for edge in graph.edges() if edge[0] in keys and edge[1] in keys),
+    )
+    if _LAST_ORDER.get("shape") != shape:
+        neighbours = _neighbours(graph, keys)
+        for _ in range(SWEEPS):
+            for index in range(1, len(columns)):
+                columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
+        _LAST_ORDER.update(shape=shape, order=[[e.key for e in c] for c in columns])
+    order: list[list[str]] = _LAST_ORDER["order"]
+    return [[graph.graph.nodes[key]["entry"] for key in column] for column in order]
+
+
+_LAST_ORDER: dict[str, Any] = {}
 
 
 def _neighbours(graph: MapGraph, keys: set[str]) -> dict[str, set[str]]:
