@@ -40,12 +40,22 @@ def fetch(url: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    runs = parser.parse_args().runs
+    parser.add_argument("--synthetic", type=int, metavar="N", help="use N synthetic entries")
+    args = parser.parse_args()
+    runs = args.runs
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        for name in ("content", "templates", "static"):
+        for name in ("templates", "static"):
             shutil.copytree(REPO / name, root / name)
-        claim = sorted((root / "content/claims").glob("*.yaml"))[0]
+        if args.synthetic:
+            sys.path.insert(0, str(REPO / "bench"))
+            import synth  # noqa: PLC0415
+
+            synth.generate(args.synthetic, root / "content")
+        else:
+            shutil.copytree(REPO / "content", root / "content")
+        claims = sorted((root / "content/claims").glob("*.yaml"))
+        claim = claims[len(claims) // 2]
         claim.write_text(yaml.safe_dump(yaml.safe_load(claim.read_text()), allow_unicode=True))
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
@@ -61,13 +71,15 @@ def main() -> None:
         try:
             while "<h1>" not in fetch(page):
                 time.sleep(0.05)
+            time.sleep(1.0)  # let the first data-file export finish
             latencies = [_one_edit(claim, page, run) for run in range(runs)]
         finally:
             server.terminate()
             output = server.communicate(timeout=10)[0]
     rebuilds = [float(ms) for ms in re.findall(r"rebuilt \d+ file\(s\) in (\d+) ms", output)]
     print(f"machine: {_machine()}")
-    print(f"entries: {sum(1 for _ in (REPO / 'content').rglob('*.*'))} content files; runs: {runs}")
+    what = f"{args.synthetic} synthetic entries" if args.synthetic else "the repository's content"
+    print(f"content: {what}; runs: {runs}")
     print(
         f"save -> page served with the edit: median {statistics.median(latencies):.0f} ms, "
         f"min {min(latencies):.0f} ms, max {max(latencies):.0f} ms"
