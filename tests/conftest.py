@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests derandomized, so a red run can be reproduced exactly;
+# local runs explore new examples each time.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("LOWPREC_REQUIRE_BROWSER") == "1":
+    settings.load_profile("ci")
 
 from lowprec_map.pipeline import Project
 
