@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from lowprec_map.pipeline import Project
+
 # CI runs the property tests derandomized, so a red run can be reproduced exactly;
 # local runs explore new examples each time.
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("LOWPREC_REQUIRE_BROWSER") == "1":
     settings.load_profile("ci")
-
-from lowprec_map.pipeline import Project
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "fixtures" / "minimal"
