@@ -170,7 +170,10 @@ def test_without_javascript_everything_is_listed(
     context.close()
 
 
-@pytest.mark.parametrize("path", ["", "dossiers/qerl/", "claims/", "map/", "search/"])
+@pytest.mark.parametrize(
+    "path",
+    ["", "dossiers/qerl/", "claims/", "map/", "search/", "changes/", "foundations/", "dossiers/"],
+)
 def test_axe_reports_no_violations(
     problems: list[str], page: Page, site: Path, serve: Url, path: str
 ) -> None:
