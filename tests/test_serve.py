@@ -13,7 +13,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, REPO
+from conftest import MINIMAL, REPO, MakeProject, tree
+
+from lowprec_map.pipeline import build
+from lowprec_map.serve import DevSite
 
 
 def free_port() -> int:
@@ -196,3 +199,39 @@ def test_browser_reloads_by_itself_after_a_save(
         )
         browser.close()
     assert errors == []
+
+
+def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_path: Path) -> None:
+    """After each kind of edit, what serve wrote equals a fresh full build, byte for byte."""
+    project = make_project()
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+    dev.write_exports()
+    content = project.content
+    edits = [
+        ("claims/alpha-fast.yaml", "Alpha is fast.", "Alpha is fast on H100."),
+        ("dossiers/beta.yaml", "short_name: Beta", "short_name: Beta-2"),
+        ("claims/both-agree.yaml", "label: replicated", "label: measured"),
+        ("programs/prog.yaml", "title: The program", "title: The renamed program"),
+        ("pages/foundations.md", "# Formats", "# Formats, see [Alpha](dossier:alpha)"),
+    ]
+    for step, (name, old, new) in enumerate(edits):
+        path = content / name
+        path.write_text(path.read_text().replace(old, new))
+        dev.rebuild()
+        dev.write_exports()
+        assert dev.errors == [], [p.format() for p in dev.errors]
+        full = tmp_path / f"full-{step}"
+        build(project, full)
+        assert tree(tmp_path / "dev") == tree(full), f"after editing {name}"
+    (content / "claims/extra.yaml").write_text(
+        "statement: New.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 9}\n"
+        "added: 2026-02-01\nupdated: 2026-02-01\n"
+    )
+    (content / "paths/start.yaml").write_text(
+        (content / "paths/start.yaml").read_text().replace("{claim: beta-slow}", "{claim: extra}")
+    )
+    dev.rebuild()
+    dev.write_exports()
+    build(project, tmp_path / "full-added")
+    assert tree(tmp_path / "dev") == tree(tmp_path / "full-added")

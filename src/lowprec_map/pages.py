@@ -6,7 +6,7 @@ computed from the graph alone, before anything is rendered.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -26,9 +26,15 @@ class PageSpec:
     template: str
     title: str
     description: str
-    context: Mapping[str, object] = field(default_factory=dict)
+    # The template's variables, or a function computing them when the page is rendered
+    # (overview pages are planned on every save but rendered only when affected).
+    context: Mapping[str, object] | Callable[[], Mapping[str, object]] = field(default_factory=dict)
     # Graph keys whose change requires re-rendering this page; "*" means any change.
     depends: frozenset[str] = frozenset({"*"})
+
+    def variables(self) -> Mapping[str, object]:
+        """The context, computed now if it was deferred."""
+        return self.context() if callable(self.context) else self.context
 
     def affected_by(self, changed: set[str]) -> bool:
         """True when an entry in `changed` ('type:id' keys) can alter this page."""
@@ -205,7 +211,8 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
         "dossiers.html",
         "Paper dossiers",
         "Every paper on the map, with its numerical path side by side.",
-        _dossier_index_context(graph),
+        lambda: _dossier_index_context(graph),
+        _keys(graph, "dossier", "perturbation", "group", "program"),
     )
     yield _ledger(graph, None)
     listings = {
@@ -216,13 +223,20 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
     }
     for entry_type, (title, description) in listings.items():
         entries = sorted_paths(graph) if entry_type == "path" else graph.entries(entry_type)
+        # Cards show the entries and the names of what they link to.
+        depends = {k for e in entries for k in graph.neighbours(e.key)} | {e.key for e in entries}
         yield PageSpec(
             f"{TYPE_FOLDERS[entry_type]}/",
             "listing.html",
             title,
             description,
             {"entries": entries, "entry_type": entry_type},
+            frozenset(depends),
         )
+
+
+def _keys(graph: MapGraph, *entry_types: str) -> frozenset[str]:
+    return frozenset(e.key for t in entry_types for e in graph.entries(t))
 
 
 def _dossier_index_context(graph: MapGraph) -> dict[str, object]:
@@ -240,12 +254,15 @@ def _dossier_index_context(graph: MapGraph) -> dict[str, object]:
 def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
     """The claim ledger, whole or for one evidence label; context: claims, labels, label."""
     claims = graph.entries("claim") if label is None else graph.with_label(label)
-    context = {
-        "claims": claims,
-        "groups": ledger_groups(graph, claims),
-        "labels": graph.entries("evidence"),
-        "label": label,
-    }
+
+    def context() -> dict[str, object]:
+        return {
+            "claims": claims,
+            "groups": ledger_groups(graph, claims),
+            "labels": graph.entries("evidence"),
+            "label": label,
+        }
+
     if label is None:
         return PageSpec(
             "claims/",
@@ -255,12 +272,16 @@ def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
             context,
         )
     name = getattr(label.model, "name", label.id)
+    # A facet shows its claims' cards, the label counts and the label names.
+    depends = {k for c in claims for k in graph.neighbours(c.key)} | {c.key for c in claims}
+    depends |= _keys(graph, "evidence")
     return PageSpec(
         entry_url(label),
         "claims.html",
         f"Claims labelled {name}",
         getattr(label.model, "meaning", ""),
         context,
+        frozenset(depends),
     )
 
 

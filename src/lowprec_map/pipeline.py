@@ -147,6 +147,8 @@ def render_site(
     else:
         renderer.use(graph, changed)
     specs = plan_pages(graph, changed)
+    if changed is not None:
+        specs = [s for s in specs if s.affected_by(changed)]
     files = dict(render_pages(renderer, specs))
     names = {output_file(url) for url in site_urls(graph)} | {output_file(s.url) for s in specs}
     if exports:

@@ -120,7 +120,7 @@ class Renderer:
     def render(self, spec: PageSpec) -> bytes:
         """Render one planned page to bytes."""
         template = self.env.get_template(spec.template)
-        text = template.render(page=spec, page_file=output_file(spec.url), **spec.context)
+        text = template.render(page=spec, page_file=output_file(spec.url), **spec.variables())
         return text.encode("utf-8")
 
     @jinja2.pass_context

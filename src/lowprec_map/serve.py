@@ -81,6 +81,7 @@ class DevSite:
             return []
         current = {e.key: (e.model, e.body) for e in result.graph.all_entries()}
         changed = _changed_keys(self.entries, current)
+        changed |= _rewired(self.graph, result.graph, changed)
         stamp = _theme_stamp(self.project)
         full = (
             not self.entries
@@ -136,6 +137,28 @@ def _changed_keys(
 ) -> set[str]:
     keys = set(before) | set(after)
     return {k for k in keys if before.get(k) != after.get(k)}
+
+
+def _rewired(before: MapGraph | None, after: MapGraph, changed: set[str]) -> set[str]:
+    """Entries whose backlinks changed: targets of references added or removed by `changed`.
+
+    Their pages (and counts shown elsewhere, e.g. per evidence label) must be redrawn
+    even though their own files did not change.
+    """
+    if before is None:
+        return set()
+    touched: set[str] = set()
+    for key in changed:
+        old = {(t, r) for _, t, r in _edges(before, key)}
+        new = {(t, r) for _, t, r in _edges(after, key)}
+        touched |= {t for t, _ in old ^ new}
+    return touched
+
+
+def _edges(graph: MapGraph, key: str) -> list[tuple[str, str, str]]:
+    if key not in graph.graph:
+        return []
+    return graph.edges_from(graph.graph.nodes[key]["entry"])
 
 
 def _theme_stamp(project: Project) -> tuple[tuple[str, float], ...]:
