@@ -84,3 +84,13 @@ def test_unchanged_files_are_not_rewritten(make_project: MakeProject, tmp_path: 
     assert out / "claims/beta-slow/index.html" not in kept  # changed: rewritten
     assert out / "foundations/index.html" in kept  # unchanged: same file, not rewritten
     assert (out / "claims/beta-slow/index.html").read_text().count("Beta finds it slower.") >= 1
+
+
+def test_parallel_rendering_gives_the_same_bytes(
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project()
+    build(project, tmp_path / "serial")
+    monkeypatch.setattr(pipeline, "PARALLEL_THRESHOLD", 0)  # fork workers even for a tiny site
+    build(project, tmp_path / "parallel")
+    assert tree(tmp_path / "serial") == tree(tmp_path / "parallel")
