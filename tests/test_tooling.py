@@ -45,3 +45,11 @@ def test_readme_lists_every_command() -> None:
     choices = subparsers._group_actions[0].choices
     assert choices is not None
     assert documented == set(choices)
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- test-command -->", 1)[1].split("```")[1]
+    command = block.removeprefix("sh").strip()
+    ci_lines = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
+    assert command in ci_lines

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from .errors import Problem, SourcePos, suggest
 from .fields import MENTION, Prose
 from .load import Loc
-from .models import Model, PathStep, ReadingPath, RefTo, Site
+from .models import PathStep, ReadingPath, RefTo, Site
 from .validate import Entry
 
 TYPE_NAMES = {
@@ -50,6 +50,7 @@ class Reference:
     target_id: str
     relation: str
     loc: Loc
+    offset: int | None = None  # character offset of a link inside a prose field
 
 
 def iter_refs(model: BaseModel, loc: Loc = ()) -> Iterator[Reference]:
@@ -66,7 +67,7 @@ def mentions(text: str, loc: Loc) -> Iterator[Reference]:
     """`[text](type:id)` links in Markdown, as references with relation 'mentions'."""
     for match in MENTION.finditer(text):
         kind = match.group(1).replace("-", "_")
-        yield Reference(kind, match.group(2), "mentions", (*loc, match.start(2)))
+        yield Reference(kind, match.group(2), "mentions", loc, match.start(2))
 
 
 @functools.cache
@@ -151,13 +152,11 @@ def _item_annotation(annotation: Any) -> Any:
 
 def _ref_pos(entry: Entry, ref: Reference) -> SourcePos:
     """Where a reference stands; a link in a page body is placed on its own line."""
-    if ref.relation == "mentions" and ref.loc[0] == "body":
-        offset = ref.loc[-1]
-        assert isinstance(offset, int)
-        line = entry.body_line + entry.body.count("\n", 0, offset)
-        col = offset - entry.body.rfind("\n", 0, offset)
+    if ref.offset is not None and ref.loc == ("body",):
+        line = entry.body_line + entry.body.count("\n", 0, ref.offset)
+        col = ref.offset - entry.body.rfind("\n", 0, ref.offset)
         return SourcePos(entry.path, line, col)
-    return entry.pos(ref.loc if ref.relation != "mentions" else ref.loc[:-1])
+    return entry.pos(ref.loc)
 
 
 class MapGraph:
@@ -179,7 +178,8 @@ class MapGraph:
         for ref in _refs_of(entry):
             target = f"{ref.target_type}:{ref.target_id}"
             if target in self.graph:
-                self.graph.add_edge(entry.key, target, key=(ref.relation, ref.loc), loc=ref.loc)
+                key = (ref.relation, ref.loc, ref.offset)
+                self.graph.add_edge(entry.key, target, key=key, loc=ref.loc)
                 continue
             if target in self.invalid:
                 continue
@@ -306,13 +306,9 @@ class MapGraph:
         """A reading path's steps in order, each with the entry it names, if any."""
         named: dict[int, Entry] = {}
         for _, target, key in self.graph.out_edges(path.key, keys=True):
-            relation, loc = key
+            relation, loc, _ = key
             if relation == "step":
                 named[loc[1]] = self.graph.nodes[target]["entry"]
         model = path.model
         assert isinstance(model, ReadingPath)
         return [(step, named.get(i)) for i, step in enumerate(model.steps)]
-
-    def model(self, entry: Entry) -> Model:
-        """The entry's typed model (a convenience for templates)."""
-        return entry.model

@@ -265,6 +265,10 @@ class Program(Dated):
 # ---------------------------------------------------------------- paths/
 
 
+# The fields of a path step that name an entry (at most one per step).
+STEP_TARGETS = ("dossier", "claim", "tension", "failure_mode", "program", "page")
+
+
 class PathStep(Model):
     stage: Text | None = Field(default=None, description="A stage label, e.g. 'failure'.")
     dossier: Annotated[Slug, RefTo("dossier", "step")] | None = Field(
@@ -289,8 +293,7 @@ class PathStep(Model):
 
     @model_validator(mode="after")
     def _one_target(self) -> PathStep:
-        targets = [self.dossier, self.claim, self.tension, self.failure_mode, self.program]
-        named = sum(t is not None for t in [*targets, self.page])
+        named = sum(getattr(self, kind) is not None for kind in STEP_TARGETS)
         if named > 1:
             raise ValueError("a step names at most one entry")
         if named == 0 and self.stage is None:

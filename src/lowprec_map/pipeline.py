@@ -91,9 +91,11 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     time and size are unchanged is not parsed or validated again.
     """
     problems: list[Problem] = []
-    if not content.is_dir():
+    files: list[tuple[Path, str]] = []
+    if content.is_dir():
+        files = discover(content, problems)
+    else:
         problems.append(Problem(SourcePos(content), "content folder not found"))
-    files = discover(content, problems) if content.is_dir() else []
     cache = {} if cache is None else cache
     for stale in set(cache) - {path for path, _ in files}:
         del cache[stale]
@@ -155,7 +157,10 @@ def render_site(
         files.update(export_files(graph))
     for asset in sorted(project.static.rglob("*")):
         if asset.is_file() and not asset.name.startswith("."):
-            files[f"static/{asset.relative_to(project.static).as_posix()}"] = asset.read_bytes()
+            name = f"static/{asset.relative_to(project.static).as_posix()}"
+            names.add(name)
+            if changed is None:  # a changed static file always means a full render
+                files[name] = asset.read_bytes()
     names.update(files)
     names.update(EXPORT_NAMES)
     return files, names

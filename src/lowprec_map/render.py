@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import hashlib
 import html
-import json
 import os
 import re
 from pathlib import Path
@@ -59,8 +58,9 @@ class Renderer:
     """
 
     def __init__(self, graph: MapGraph, templates: Path, static: Path) -> None:
-        self.static = static
         self.markdown = make_markdown()
+        # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
+        self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
         # Rendered cards by (macro, entry key, page depth, args): a claim card is drawn
         # once per build however many pages list it, and kept across rebuilds unless
         # the entry or a neighbour changed.
@@ -77,10 +77,8 @@ class Renderer:
         )
         self.env.filters.update(
             md=self._block_markdown,
-            md_inline=self._inline_markdown,
             url=_url_filter,
             human_date=_human_date,
-            tojson_sorted=_json,
         )
         self.use(graph)
 
@@ -111,7 +109,7 @@ class Renderer:
             claim_bibtex=lambda entry: claim_bibtex(graph, entry),
             ring_layout=ring_layout,
             card=self._card,
-            assets={name: asset_url(self.static, name) for name in STATIC_ASSETS},
+            assets=self.assets,
             nav_pages=sorted(
                 graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)
             ),
@@ -143,11 +141,6 @@ class Renderer:
     def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
         source = self._resolve_mentions(str(context["page_file"]), text or "")
         return Markup(self.markdown.render(source))  # safe: raw HTML is off
-
-    @jinja2.pass_context
-    def _inline_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
-        source = self._resolve_mentions(str(context["page_file"]), text or "")
-        return Markup(self.markdown.renderInline(source))
 
     def _resolve_mentions(self, page_file: str, text: str) -> str:
         """Turn `[x](dossier:qerl)` into a relative link to that entry's page (checked by link)."""
@@ -189,7 +182,3 @@ def _url_filter(context: jinja2.runtime.Context, target: Entry | str) -> str:
 
 def _human_date(value: datetime.date) -> str:
     return f"{value.day} {value.strftime('%b %Y')}"
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)

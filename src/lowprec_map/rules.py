@@ -8,7 +8,6 @@ report in the same `path:line:col: message` form as every other stage.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from itertools import combinations
 
 from .errors import Problem, Severity, SourcePos
 from .graph import TYPE_NAMES, MapGraph
@@ -182,8 +181,3 @@ def _orphans(graph: MapGraph) -> Iterator[Problem]:
                     f"{TYPE_NAMES[entry_type]} '{entry.id}' is not referenced by any other entry",
                     Severity.WARNING,
                 )
-
-
-def pairs(items: list[str]) -> list[tuple[str, str]]:
-    """All unordered pairs, for tests of symmetric rules."""
-    return list(combinations(items, 2))

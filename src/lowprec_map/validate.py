@@ -72,17 +72,6 @@ class ValidateResult:
     invalid: set[str] = field(default_factory=set)
 
 
-def validate_docs(docs: list[RawDoc], content_root: Path) -> ValidateResult:
-    """Validate every raw document; collect every problem."""
-    result = ValidateResult([], missing_required({doc.kind for doc in docs}, content_root), set())
-    for doc in docs:
-        one = validate_doc(doc)
-        result.entries.extend(one.entries)
-        result.problems.extend(one.problems)
-        result.invalid |= one.invalid
-    return result
-
-
 def missing_required(kinds: set[str], content_root: Path) -> list[Problem]:
     """Problems for required files (site, evidence, taxonomy) that are absent."""
     return [
