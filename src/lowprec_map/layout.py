@@ -8,6 +8,7 @@ costs O(edges) per sweep instead of a force layout's O(n^2).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,6 +131,8 @@ def _order_by_barycentre(
         index, entry = item
         ranks = [rank[n] for n in neighbours[entry.key] if n in rank]
         fallback = index / max(len(column) - 1, 1)
-        return (sum(ranks) / len(ranks) if ranks else fallback, entry.id)
+        # fsum is exact, so the mean does not depend on the set's (hash-seeded) order;
+        # a plain sum made the layout differ between processes by one ulp, and ties flip.
+        return (math.fsum(ranks) / len(ranks) if ranks else fallback, entry.id)
 
     return [entry for _, entry in sorted(enumerate(column), key=barycentre)]

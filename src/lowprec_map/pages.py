@@ -297,7 +297,7 @@ def _entry_pages(graph: MapGraph, only: set[str] | None = None) -> Iterator[Page
             if only is not None and entry.key not in only:
                 continue
             model = entry.model
-            title = getattr(model, "title", entry.id)
+            title = vars(model).get("title", entry.id)
             description = entry_summary(entry)
             context = {"entry": entry, "model": model, "backlinks": graph.backlinks(entry)}
             # The page shows its neighbours and, in their cards, their neighbours.

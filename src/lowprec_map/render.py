@@ -64,8 +64,8 @@ class Renderer:
         # Rendered cards by (macro, entry key, page depth, args): a claim card is drawn
         # once per build however many pages list it, and kept across rebuilds unless
         # the entry or a neighbour changed.
-        self.fragments: dict[tuple[str, str, int, tuple[object, ...]], Markup] = {}
-        self.modules: dict[int, Any] = {}
+        self.fragments: dict[tuple[str, str, int, str | None, tuple[object, ...]], Markup] = {}
+        self.modules: dict[tuple[int, str | None], Any] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
             autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -95,6 +95,8 @@ class Renderer:
         else:
             stale = {k for key in changed if key in graph.graph for k in graph.neighbours(key)}
             stale |= changed
+            if any(key.startswith(("site:", "page:")) for key in changed):
+                stale.add("")  # the chrome shows the site's title and the pages' names
             self.fragments = {k: v for k, v in self.fragments.items() if k[1] not in stale}
         self.env.globals.update(
             graph=graph,
@@ -109,6 +111,8 @@ class Renderer:
             claim_bibtex=lambda entry: claim_bibtex(graph, entry),
             ring_layout=ring_layout,
             card=self._card,
+            link=self._link,
+            chrome=self._chrome,
             assets=self.assets,
             nav_pages=sorted(
                 graph.entries("page"), key=lambda e: (getattr(e.model, "order", 0), e.id)
@@ -126,15 +130,40 @@ class Renderer:
         self, context: jinja2.runtime.Context, macro: str, entry: Entry, *args: object
     ) -> Markup:
         """The macro `macro` of partials/macros.html applied to `entry`, memoized."""
+        return self._memoized(context, macro, entry, args)
+
+    @jinja2.pass_context
+    def _link(self, context: jinja2.runtime.Context, entry: Entry) -> Markup:
+        """A link to `entry` named by its title (the `entry_link` macro), memoized."""
+        return self._memoized(context, "entry_link", entry, ())
+
+    @jinja2.pass_context
+    def _chrome(self, context: jinja2.runtime.Context, macro: str) -> Markup:
+        """A page-chrome macro (masthead, footer, ...), drawn once per folder depth."""
+        return self._memoized(context, macro, None, ())
+
+    def _memoized(
+        self,
+        context: jinja2.runtime.Context,
+        macro: str,
+        entry: Entry | None,
+        args: tuple[object, ...],
+    ) -> Markup:
+        # Links in a fragment depend only on the page's folder depth, except on the
+        # 404 page, whose links are absolute (it is served at any depth).
+        root = context.get("absolute_root")
         depth = str(context["page_file"]).count("/")
-        key = (macro, entry.key, depth, args)
-        cached = self.fragments.get(key)
+        memo_key = (macro, entry.key if entry else "", depth, root, args)
+        cached = self.fragments.get(memo_key)
         if cached is None:
-            if depth not in self.modules:
+            module = self.modules.get((depth, root))
+            if module is None:
                 template = self.env.get_template("partials/macros.html")
-                self.modules[depth] = template.make_module({"page_file": "x/" * depth + "x"})
-            cached = Markup(getattr(self.modules[depth], macro)(entry, *args))
-            self.fragments[key] = cached
+                variables = {"page_file": "x/" * depth + "x", "absolute_root": root}
+                module = self.modules[(depth, root)] = template.make_module(variables)
+            call = getattr(module, macro)
+            cached = Markup(call(entry, *args) if entry else call(*args))
+            self.fragments[memo_key] = cached
         return cached
 
     @jinja2.pass_context

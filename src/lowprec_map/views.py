@@ -92,8 +92,9 @@ def search_text(entry: Entry) -> str:
     """Lower-cased text a search matches against: names, authors, summaries."""
     model = entry.model
     parts = [entry.id]
+    fields = vars(model)
     for name in ("title", "short_name", "statement", "summary", "question", "description", "name"):
-        value = getattr(model, name, None)
+        value = fields.get(name)
         if isinstance(value, str):
             parts.append(value)
     if isinstance(model, Dossier):
@@ -133,8 +134,11 @@ def ring_layout(count: int, radius: float = 130, centre: float = 170) -> list[Ri
 
 def entry_title(entry: Entry) -> str:
     """The plain-text name an entry is shown by (a dossier's short name, a claim's statement)."""
+    # vars(): a pydantic model answers a missing attribute slowly (it raises inside),
+    # and this runs for every link on every page.
+    fields = vars(entry.model)
     for name in ("short_name", "statement", "name", "title"):
-        value = getattr(entry.model, name, None)
+        value = fields.get(name)
         if isinstance(value, str):
             return value
     return entry.id
@@ -169,8 +173,9 @@ def entry_summary(entry: Entry) -> str:
     model = entry.model
     if isinstance(model, Claim):
         return model.statement
+    fields = vars(model)
     for name in ("summary", "description", "question"):
-        value = getattr(model, name, None)
+        value = fields.get(name)
         if isinstance(value, str):
             return value
     return ""

@@ -44,31 +44,45 @@ def publish(files: Mapping[str, bytes], out: Path) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
         staging.chmod(0o755)
+        previous = out if out.is_dir() else None
+        folders: set[str] = {""}
         for relative_path, content in sorted(files.items()):
-            destination = (staging / relative_path).resolve()
-            if not destination.is_relative_to(staging.resolve()):
-                raise OutputDirError(
-                    f"refusing to write outside the output folder: {relative_path}"
-                )
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            _place(out / relative_path, destination, content)
+            folder = _checked_folder(relative_path)
+            if folder not in folders:
+                (staging / folder).mkdir(parents=True, exist_ok=True)
+                folders.add(folder)
+            _place(previous, relative_path, staging / relative_path, content)
         _swap_into_place(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _place(previous: Path, destination: Path, content: bytes) -> None:
+def _checked_folder(relative_path: str) -> str:
+    """The folder part of a site-relative file name, refusing names that leave the site.
+
+    Checked on the text, not by resolving on disk: names come from the page plan,
+    and a lexical check costs nothing per file where resolving walks every folder.
+    """
+    parts = relative_path.split("/")
+    if relative_path.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise OutputDirError(f"refusing to write outside the output folder: {relative_path}")
+    return "/".join(parts[:-1])
+
+
+def _place(previous: Path | None, name: str, destination: Path, content: bytes) -> None:
     """Write `content`, or hard-link the previous build's file when its bytes are the same.
 
     An unchanged file then keeps its inode and mtime, so rsync-style deploys and
     browser caches see no change; the swap stays atomic either way.
     """
-    try:
-        if previous.stat().st_size == len(content) and previous.read_bytes() == content:
-            os.link(previous, destination)
-            return
-    except OSError:
-        pass  # no previous file, or links unsupported: write it
+    if previous is not None:
+        old = previous / name
+        try:
+            if old.stat().st_size == len(content) and old.read_bytes() == content:
+                os.link(old, destination)
+                return
+        except OSError:
+            pass  # no previous file, or links unsupported: write it
     destination.write_bytes(content)
 
 
