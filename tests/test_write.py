@@ -58,11 +58,10 @@ def test_crash_while_writing_leaves_old_site_intact(
     build(project, out)
     before = tree(out)
 
-    def broken_render(*args: object) -> tuple[dict[str, bytes], set[str]]:
-        files = {"index.html": b"new", "a/../../escape.html": b"x"}
-        return files, set(files)
+    def broken_exports(*args: object) -> dict[str, bytes]:
+        return {"a/../../escape.html": b"x"}  # written after every page
 
-    monkeypatch.setattr(pipeline, "render_site", broken_render)
+    monkeypatch.setattr(pipeline, "export_files", broken_exports)
     with pytest.raises(OutputDirError):
         build(project, out)
     assert tree(out) == before

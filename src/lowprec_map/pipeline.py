@@ -10,8 +10,10 @@ import multiprocessing
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import jinja2
 
@@ -24,7 +26,7 @@ from .render import Renderer
 from .rules import check_rules
 from .urls import output_file
 from .validate import ValidateResult, missing_required, validate_doc
-from .write import check_output_dir, publish
+from .write import check_output_dir, staged, write_files
 
 
 @dataclass(frozen=True)
@@ -155,15 +157,22 @@ def render_site(
     names = {output_file(url) for url in site_urls(graph)} | {output_file(s.url) for s in specs}
     if exports:
         files.update(export_files(graph))
-    for asset in sorted(project.static.rglob("*")):
-        if asset.is_file() and not asset.name.startswith("."):
-            name = f"static/{asset.relative_to(project.static).as_posix()}"
-            names.add(name)
-            if changed is None:  # a changed static file always means a full render
-                files[name] = asset.read_bytes()
+    statics = static_files(project)
+    names.update(statics)
+    if changed is None:  # a changed static file always means a full render
+        files.update(statics)
     names.update(files)
     names.update(EXPORT_NAMES)
     return files, names
+
+
+def static_files(project: Project) -> dict[str, bytes]:
+    """The static assets, by their name in the site (static/...)."""
+    return {
+        f"static/{asset.relative_to(project.static).as_posix()}": asset.read_bytes()
+        for asset in sorted(project.static.rglob("*"))
+        if asset.is_file() and not asset.name.startswith(".")
+    }
 
 
 EXPORT_NAMES = ("data/map.json", "data/map.schema.json", "data/claims.csv",
@@ -183,29 +192,65 @@ def export_files(graph: MapGraph) -> dict[str, bytes]:
 
 
 def render_pages(renderer: Renderer, specs: list[PageSpec]) -> list[tuple[str, bytes]]:
-    """Render pages; large cold builds use both cores (fork), small ones stay in-process."""
-    workers = min(os.cpu_count() or 1, 4)
-    if len(specs) < PARALLEL_THRESHOLD or workers < 2 or not _can_fork():
-        return [(output_file(s.url), renderer.render(s)) for s in specs]
-    global _SHARED  # noqa: PLW0603 - read by forked workers, which inherit it
-    _SHARED = (renderer, specs)
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers) as pool:
-        chunks = pool.map(_render_slice, [(i, workers) for i in range(workers)])
-    _SHARED = None
-    rendered = dict(item for chunk in chunks for item in chunk)
+    """Render pages to bytes, in the order of `specs` (large sets on every core)."""
+
+    def render(share: list[PageSpec]) -> list[tuple[str, bytes]]:
+        return [(output_file(s.url), renderer.render(s)) for s in share]
+
+    rendered = dict(item for chunk in _in_shares(specs, render) for item in chunk)
     return [(output_file(s.url), rendered[output_file(s.url)]) for s in specs]
 
 
+def render_into(renderer: Renderer, specs: list[PageSpec], staging: Path, previous: Path) -> int:
+    """Render pages straight into the staging folder (large sets on every core); the count.
+
+    Each process writes the pages it renders, so no page crosses a process
+    boundary and the writes overlap too. Raises ContentError on a template error.
+    """
+
+    def render_and_write(share: list[PageSpec]) -> tuple[int, list[Problem]]:
+        pages = ((output_file(s.url), renderer.render(s)) for s in share)
+        try:
+            return write_files(pages, staging, previous), []
+        except jinja2.TemplateError as exc:  # converted here: the traceback names the line
+            return 0, [template_problem(exc, renderer.templates)]
+
+    results = _in_shares(specs, render_and_write)
+    problems = [p for _, found in results for p in found]
+    if problems:
+        raise ContentError(problems[:1])  # every share fails alike: one report
+    return sum(count for count, _ in results)
+
+
+_Result = TypeVar("_Result")
 PARALLEL_THRESHOLD = 400  # below this, forking costs more than it saves on 2 cores
-_SHARED: tuple[Renderer, list[PageSpec]] | None = None
+_SHARED: tuple[Callable[[list[PageSpec]], object], list[PageSpec], int] | None = None
 
 
-def _render_slice(job: tuple[int, int]) -> list[tuple[str, bytes]]:
-    start, step = job
+def _in_shares(specs: list[PageSpec], work: Callable[[list[PageSpec]], _Result]) -> list[_Result]:
+    """`work` on interleaved shares of `specs`: one here, the others in forked children.
+
+    Forked children inherit the graph, the compiled templates and `work` itself;
+    only share numbers and results cross the process boundary.
+    """
+    shares = min(os.cpu_count() or 1, 4)
+    if len(specs) < PARALLEL_THRESHOLD or shares < 2 or not _can_fork():
+        return [work(specs)]
+    global _SHARED  # noqa: PLW0603 - read by forked children, which inherit it
+    _SHARED = (work, specs, shares)
+    try:
+        with multiprocessing.get_context("fork").Pool(shares - 1) as pool:
+            children = pool.map_async(_run_share, range(1, shares))
+            mine = work(specs[0::shares])
+            return [mine, *children.get()]
+    finally:
+        _SHARED = None
+
+
+def _run_share(index: int) -> Any:
     assert _SHARED is not None
-    renderer, specs = _SHARED
-    return [(output_file(s.url), renderer.render(s)) for s in specs[start::step]]
+    work, specs, shares = _SHARED
+    return work(specs[index::shares])
 
 
 def _can_fork() -> bool:
@@ -222,16 +267,18 @@ def build(
     blocking = result.problems if strict else result.errors
     if blocking:
         raise ContentError(result.problems)
+    graph = result.graph
     if base_url is not None:
-        result.graph.override_base_url(base_url)
-    try:
-        files, _ = render_site(result.graph, project)
-    except jinja2.TemplateError as exc:
-        raise ContentError([template_problem(exc, project.templates)]) from exc
-    publish(files, out)
-    pages = sum(1 for name in files if name.endswith(".html"))
+        graph.override_base_url(base_url)
+    renderer = Renderer(graph, project.templates, project.static)
+    specs = plan_pages(graph)
+    with staged(out) as staging:
+        files = render_into(renderer, specs, staging, out)
+        others = {**export_files(graph), **static_files(project)}
+        files += write_files(sorted(others.items()), staging, out)
+    pages = sum(1 for s in specs if output_file(s.url).endswith(".html"))
     elapsed = time.perf_counter() - started
-    return BuildReport(result.graph.counts(), pages, len(files), elapsed, result.warnings)
+    return BuildReport(graph.counts(), pages, files, elapsed, result.warnings)
 
 
 def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:

@@ -58,6 +58,7 @@ class Renderer:
     """
 
     def __init__(self, graph: MapGraph, templates: Path, static: Path) -> None:
+        self.templates = templates
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
         self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}

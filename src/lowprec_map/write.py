@@ -11,7 +11,8 @@ import ctypes.util
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 RENAME_EXCHANGE = 2  # from linux/fs.h
@@ -36,6 +37,17 @@ def check_output_dir(out: Path, protected: list[Path]) -> None:
 
 def publish(files: Mapping[str, bytes], out: Path) -> None:
     """Write `files` (relative path -> bytes) so that `out` holds exactly them."""
+    with staged(out) as staging:
+        write_files(sorted(files.items()), staging, out)
+
+
+@contextmanager
+def staged(out: Path) -> Iterator[Path]:
+    """A fresh staging folder beside `out`, swapped into place if the block succeeds.
+
+    Whatever the block writes into the staging folder becomes the whole site at
+    once; on any error (or a kill) `out` is left exactly as it was.
+    """
     out = out.absolute()
     out.parent.mkdir(parents=True, exist_ok=True)
     # A build killed mid-way leaves its staging folder behind; the site itself is whole.
@@ -44,17 +56,28 @@ def publish(files: Mapping[str, bytes], out: Path) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
         staging.chmod(0o755)
-        previous = out if out.is_dir() else None
-        folders: set[str] = {""}
-        for relative_path, content in sorted(files.items()):
-            folder = _checked_folder(relative_path)
-            if folder not in folders:
-                (staging / folder).mkdir(parents=True, exist_ok=True)
-                folders.add(folder)
-            _place(previous, relative_path, staging / relative_path, content)
+        yield staging
         _swap_into_place(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def write_files(files: Iterable[tuple[str, bytes]], staging: Path, previous: Path) -> int:
+    """Write files into `staging`, hard-linking those unchanged since `previous`; the count.
+
+    Safe to call from several processes at once on disjoint sets of files.
+    """
+    earlier = previous if previous.is_dir() else None
+    folders: set[str] = {""}
+    count = 0
+    for relative_path, content in files:
+        folder = _checked_folder(relative_path)
+        if folder not in folders:
+            (staging / folder).mkdir(parents=True, exist_ok=True)
+            folders.add(folder)
+        _place(earlier, relative_path, staging / relative_path, content)
+        count += 1
+    return count
 
 
 def _checked_folder(relative_path: str) -> str:
