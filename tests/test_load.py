@@ -36,6 +36,7 @@ def test_positions_of_nested_keys_and_values() -> None:
         ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a' (first defined on line 1)"),
         ("a: [1\n", "f.yaml:2:1: YAML syntax error: while parsing a flow sequence"),
         ("a:\n\tb: 1\n", "f.yaml:2:1: tab in indentation; use spaces"),
+        ("a: 1\nb:\n  \tc: 1\n", "f.yaml:3:3: tab in indentation; use spaces"),
         ("", "f.yaml:1:1: file is empty"),
         ("# only a comment\n", "f.yaml:1:1: file is empty"),
         ("- 1\n- 2\n", "f.yaml:1:1: expected a mapping of fields, found a list"),

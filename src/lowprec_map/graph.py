@@ -72,8 +72,9 @@ def mentions(text: str, loc: Loc) -> Iterator[Reference]:
 
 @functools.cache
 def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None, bool], ...]:
-    """Per model class, once: each field's annotation, reference marker and prose flag."""
-    return tuple(
+    """Per model class, once: the fields that can hold references (plain text, dates and
+    numbers are skipped), each with its annotation, reference marker and prose flag."""
+    plan = (
         (
             name,
             field.annotation,
@@ -82,6 +83,19 @@ def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None, b
         )
         for name, field in model.model_fields.items()
     )
+    return tuple(p for p in plan if p[2] or p[3] or _may_refer(p[1]))
+
+
+def _may_refer(annotation: Any) -> bool:
+    """True when a value of this type can hold a reference: a RefTo anywhere inside it,
+    or a pydantic model with such a field."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return bool(_field_plan(annotation))
+    if typing.get_origin(annotation) is typing.Annotated and _ref_marker(
+        list(annotation.__metadata__)
+    ):
+        return True
+    return any(_may_refer(arg) for arg in typing.get_args(annotation))
 
 
 def _is_prose(metadata: list[Any], annotation: Any) -> bool:

@@ -24,6 +24,8 @@ SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 LITTER = re.compile(r"\.DS_Store|Thumbs\.db|\.git.*|\.#.*|.*~|\..*\.sw[a-p]|#.*#")
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 50_000  # bounds alias expansion ("billion laughs") per file
+STR_TAG = "tag:yaml.org,2002:str"
+_MERGE = object()  # stands for a '<<' key
 MAX_DEPTH = 64  # content is shallow; deeper input is hostile and would exhaust the stack
 
 # file name -> entry type, for the files that hold one special entry or a list.
@@ -249,12 +251,15 @@ def _compose(path: Path, text: str, problems: list[Problem], line_offset: int) -
     return node
 
 
+TAB_IN_INDENT = re.compile(r"^[ \t]*\t", re.MULTILINE)
+
+
 def _indent_tab(text: str) -> tuple[int, int] | None:
-    for number, line in enumerate(text.splitlines(), start=1):
-        indent = len(line) - len(line.lstrip(" \t"))
-        if "\t" in line[:indent]:
-            return number, line.index("\t") + 1
-    return None
+    match = TAB_IN_INDENT.search(text)
+    if match is None:
+        return None
+    line_start = match.start()  # ^ in MULTILINE mode: the start of the line
+    return text.count("\n", 0, line_start) + 1, match.end() - line_start
 
 
 def _syntax_problem(path: Path, exc: yaml.MarkedYAMLError, line_offset: int) -> Problem:
@@ -304,6 +309,8 @@ class _Builder:
             self.problems.append(Problem(pos, f"more than {MAX_NODES} values (an alias bomb?)"))
 
     def _scalar(self, node: yaml.Node) -> Any:
+        if node.tag == STR_TAG:  # most values: no constructor needed
+            return node.value
         try:
             return self.scalars.construct_object(node)
         except yaml.YAMLError as exc:
@@ -312,23 +319,28 @@ class _Builder:
             self.problems.append(Problem(pos, f"bad value: {reason}"))
             return None
 
+    def _key(self, node: yaml.Node) -> Any:
+        if node.tag == "tag:yaml.org,2002:merge":
+            return _MERGE
+        return self._scalar(node) if isinstance(node, yaml.ScalarNode) else None
+
     def _mapping(self, node: yaml.MappingNode, loc: Loc) -> dict[str, Any]:
         result: dict[str, Any] = {}
         first_seen: dict[str, int] = {}
         for key_node, value_node in node.value:
-            key_pos = SourcePos(self.positions.path, *self._mark(key_node))
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                self.problems.append(Problem(key_pos, "merge keys ('<<') are not supported"))
+            line_col = self._mark(key_node)
+            key = self._key(key_node)
+            if not isinstance(key, str) or key in first_seen:
+                if key is _MERGE:
+                    message = "merge keys ('<<') are not supported"
+                elif isinstance(key, str):
+                    message = f"duplicate key '{key}' (first defined on line {first_seen[key]})"
+                else:
+                    message = "keys must be plain strings"
+                pos = SourcePos(self.positions.path, *line_col)
+                self.problems.append(Problem(pos, message))
                 continue
-            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
-            if not isinstance(key, str):
-                self.problems.append(Problem(key_pos, "keys must be plain strings"))
-                continue
-            if key in first_seen:
-                message = f"duplicate key '{key}' (first defined on line {first_seen[key]})"
-                self.problems.append(Problem(key_pos, message))
-                continue
-            first_seen[key] = key_pos.line
-            self.positions.keys[(*loc, key)] = (key_pos.line, key_pos.col)
+            first_seen[key] = line_col[0]
+            self.positions.keys[(*loc, key)] = line_col
             result[key] = self.build(value_node, (*loc, key))
         return result
