@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "src"))
 
-from lowprec_map.cli import main
+from lowprec_map.cli import run
 
 
 def _with_default_command(args: list[str]) -> list[str]:
@@ -16,4 +16,4 @@ def _with_default_command(args: list[str]) -> list[str]:
 
 
 if __name__ == "__main__":
-    sys.exit(main(_with_default_command(sys.argv[1:])))
+    run(_with_default_command(sys.argv[1:]))

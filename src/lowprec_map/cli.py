@@ -6,12 +6,14 @@ Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage er
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from .errors import ContentError, Problem, problems_json
 from .graph import TYPE_NAMES
@@ -182,5 +184,18 @@ def _counts_text(counts: Counter[str]) -> str:
     return ", ".join(parts)
 
 
+def run(argv: Sequence[str] | None = None) -> NoReturn:
+    """The console entry point: `main`, then exit without tearing the heap down.
+
+    A build of 10 000 entries leaves ~400 MB of objects that the interpreter
+    would free one by one on exit (0.7 s) only for the OS to drop them anyway.
+    Outside this function (tests, embedding) `main` returns normally.
+    """
+    code = main(argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

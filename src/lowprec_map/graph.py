@@ -39,6 +39,7 @@ TYPE_NAMES = {
 }
 
 
+EdgeKey = tuple[str, Loc, int | None]  # (relation, where in the source, offset in prose)
 HUB_TYPES = ("evidence:", "perturbation:", "group:", "program:", "site:")
 
 
@@ -174,7 +175,12 @@ def _ref_pos(entry: Entry, ref: Reference) -> SourcePos:
 
 
 class MapGraph:
-    """All entries as nodes ('type:id'), references as edges keyed by relation."""
+    """All entries as nodes ('type:id'), references as edges keyed by relation.
+
+    The networkx graph is the store; the lookups templates make thousands of
+    times per build (backlinks, neighbours, outgoing references) read plain
+    indexes derived from it once, as the graph never changes after linking.
+    """
 
     def __init__(self, entries: list[Entry], invalid: set[str] | None = None) -> None:
         self.graph = nx.MultiDiGraph()
@@ -182,8 +188,10 @@ class MapGraph:
         self.invalid = invalid or set()
         self.problems: list[Problem] = []
         self._by_type: dict[str, list[Entry]] = {}
+        self._entries: dict[str, Entry] = {}
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):
             self.graph.add_node(entry.key, entry=entry)
+            self._entries[entry.key] = entry
             self._by_type.setdefault(entry.type, []).append(entry)
         for entry in entries:
             self._link(entry)
@@ -191,7 +199,7 @@ class MapGraph:
     def _link(self, entry: Entry) -> None:
         for ref in _refs_of(entry):
             target = f"{ref.target_type}:{ref.target_id}"
-            if target in self.graph:
+            if target in self._entries:
                 key = (ref.relation, ref.loc, ref.offset)
                 self.graph.add_edge(entry.key, target, key=key, loc=ref.loc)
                 continue
@@ -201,6 +209,40 @@ class MapGraph:
             kind = TYPE_NAMES[ref.target_type]
             message = f"unknown {kind} '{ref.target_id}'{suggest(ref.target_id, known)}"
             self.problems.append(Problem(_ref_pos(entry, ref), message))
+
+    # ------------------------------------------------------------ indexes
+
+    @functools.cached_property
+    def _outgoing(self) -> dict[str, list[tuple[str, EdgeKey]]]:
+        """Key -> (target, edge key) of each reference it makes, in reference order."""
+        found: dict[str, list[tuple[str, EdgeKey]]] = {}
+        for source, target, key in self.graph.edges(keys=True):
+            found.setdefault(source, []).append((target, key))
+        return found
+
+    @functools.cached_property
+    def _sources(self) -> dict[str, list[str]]:
+        """Key -> keys of the entries that refer to it, sorted, each once."""
+        found: dict[str, set[str]] = {}
+        for source, refs in self._outgoing.items():
+            for target, _ in refs:
+                found.setdefault(target, set()).add(source)
+        return {key: sorted(sources) for key, sources in found.items()}
+
+    @functools.cached_property
+    def _adjacent(self) -> dict[str, frozenset[str]]:
+        """Key -> keys it refers to or is referred to by."""
+        found: dict[str, set[str]] = {key: set() for key in self._entries}
+        for source, refs in self._outgoing.items():
+            for target, _ in refs:
+                found[source].add(target)
+                found[target].add(source)
+        return {key: frozenset(keys) for key, keys in found.items()}
+
+    @functools.cached_property
+    def _edges(self) -> list[tuple[str, str, str]]:
+        unique = {(s, t, k[0]) for s, refs in self._outgoing.items() for t, k in refs}
+        return sorted(unique)
 
     # ------------------------------------------------------------ lookups
 
@@ -213,8 +255,14 @@ class MapGraph:
 
     def get(self, entry_type: str, entry_id: str) -> Entry:
         """The entry of that type and id (KeyError when absent)."""
-        entry: Entry = self.graph.nodes[f"{entry_type}:{entry_id}"]["entry"]
-        return entry
+        return self._entries[f"{entry_type}:{entry_id}"]
+
+    def entry(self, key: str) -> Entry | None:
+        """The entry with key 'type:id', if any."""
+        return self._entries.get(key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._entries
 
     def override_base_url(self, base_url: str) -> None:
         """Publish under another root URL than site.yaml's (e.g. a project sub-path)."""
@@ -223,15 +271,16 @@ class MapGraph:
         model = site.model.model_copy(update={"base_url": url})
         entry = Entry(site.type, site.id, model, site.positions)
         self._by_type["site"] = [entry]
+        self._entries[entry.key] = entry
         self.graph.nodes[entry.key]["entry"] = entry
 
     def has(self, entry_type: str, entry_id: str) -> bool:
         """True when an entry of that type and id exists."""
-        return f"{entry_type}:{entry_id}" in self.graph
+        return f"{entry_type}:{entry_id}" in self._entries
 
     def all_entries(self) -> list[Entry]:
         """Every entry, ordered by key."""
-        return [self.graph.nodes[key]["entry"] for key in sorted(self.graph.nodes)]
+        return [self._entries[key] for key in sorted(self._entries)]
 
     def entries(self, entry_type: str) -> list[Entry]:
         """All entries of a type, ordered by id."""
@@ -248,23 +297,22 @@ class MapGraph:
     def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
         """Entries `entry` refers to (optionally by one relation), in reference order."""
         found: dict[str, Entry] = {}
-        for _, target, key in self.graph.out_edges(entry.key, keys=True):
+        for target, key in self._outgoing.get(entry.key, ()):
             if relation is None or key[0] == relation:
-                found.setdefault(target, self.graph.nodes[target]["entry"])
+                found.setdefault(target, self._entries[target])
         return list(found.values())
 
     def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
         """Entries that refer to `entry`, ordered by type and id, each once."""
-        sources = {
-            source
-            for source, _ in self.graph.in_edges(entry.key)
-            if source_type is None or source.startswith(f"{source_type}:")
-        }
-        return [self.graph.nodes[s]["entry"] for s in sorted(sources)]
+        sources = self._sources.get(entry.key, ())
+        if source_type is not None:
+            prefix = f"{source_type}:"
+            sources = [s for s in sources if s.startswith(prefix)]
+        return [self._entries[s] for s in sources]
 
-    def neighbours(self, key: str) -> set[str]:
+    def neighbours(self, key: str) -> frozenset[str]:
         """Keys of the entries that `key` refers to or that refer to it."""
-        return {*self.graph.predecessors(key), *self.graph.successors(key)}
+        return self._adjacent.get(key, frozenset())
 
     def neighbourhood(self, entry: Entry, hops: int = 1) -> set[str]:
         """Keys of entries within `hops` references of `entry` (either direction), and its own.
@@ -279,26 +327,24 @@ class MapGraph:
             for key in frontier:
                 if key != entry.key and key.startswith(HUB_TYPES):
                     continue
-                nxt.update(self.graph.predecessors(key))
-                nxt.update(self.graph.successors(key))
+                nxt.update(self._adjacent.get(key, ()))
             frontier = nxt - found
             found |= nxt
         return found
 
     def relations(self, source: Entry, target: Entry) -> list[str]:
         """The relations by which `source` refers to `target`."""
-        data = self.graph.get_edge_data(source.key, target.key) or {}
-        return sorted({key[0] for key in data})
+        refs = self._outgoing.get(source.key, ())
+        return sorted({key[0] for t, key in refs if t == target.key})
 
     def edges(self) -> list[tuple[str, str, str]]:
         """Every (source, target, relation) edge once, sorted: for exports."""
-        unique = {(s, t, k[0]) for s, t, k in self.graph.edges(keys=True)}
-        return sorted(unique)
+        return list(self._edges)
 
     def edges_from(self, entry: Entry) -> list[tuple[str, str, str]]:
         """Every (source, target, relation) edge leaving `entry` once, sorted."""
-        out = self.graph.out_edges(entry.key, keys=True)
-        return sorted({(s, t, k[0]) for s, t, k in out})
+        refs = self._outgoing.get(entry.key, ())
+        return sorted({(entry.key, t, k[0]) for t, k in refs})
 
     def in_degree(self, entry: Entry) -> int:
         """Number of references that reach `entry`."""
@@ -319,10 +365,9 @@ class MapGraph:
     def path_steps(self, path: Entry) -> list[tuple[PathStep, Entry | None]]:
         """A reading path's steps in order, each with the entry it names, if any."""
         named: dict[int, Entry] = {}
-        for _, target, key in self.graph.out_edges(path.key, keys=True):
-            relation, loc, _ = key
+        for target, (relation, loc, _) in self._outgoing.get(path.key, ()):
             if relation == "step":
-                named[loc[1]] = self.graph.nodes[target]["entry"]
+                named[int(loc[1])] = self._entries[target]
         model = path.model
         assert isinstance(model, ReadingPath)
         return [(step, named.get(i)) for i, step in enumerate(model.steps)]

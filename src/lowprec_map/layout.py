@@ -101,7 +101,7 @@ def _ordered_columns(graph: MapGraph, types: list[str]) -> list[list[Entry]]:
                 columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
         _LAST_ORDER.update(shape=shape, order=[[e.key for e in c] for c in columns])
     order: list[list[str]] = _LAST_ORDER["order"]
-    return [[graph.graph.nodes[key]["entry"] for key in column] for column in order]
+    return [[graph.get(*key.split(":", 1)) for key in column] for column in order]
 
 
 _LAST_ORDER: dict[str, Any] = {}

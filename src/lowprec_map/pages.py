@@ -165,8 +165,9 @@ def affected_entries(graph: MapGraph, changed: set[str]) -> set[str]:
     """Keys of entries whose own page can show something of a `changed` entry."""
     affected = set(changed)
     for key in changed:
-        if key in graph.graph:
-            affected |= graph.neighbourhood(graph.graph.nodes[key]["entry"], hops=2)
+        entry = graph.entry(key)
+        if entry is not None:
+            affected |= graph.neighbourhood(entry, hops=2)
     return affected
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -43,6 +42,9 @@ def make_markdown() -> MarkdownIt:
 
 
 def _math(tex: str, options: dict[str, Any]) -> str:
+    # Imported on first use: it pulls in urllib and ssl (~50 ms) and most pages have no math.
+    from latex2mathml.converter import convert as latex_to_mathml  # noqa: PLC0415
+
     display = "block" if options.get("display_mode") else "inline"
     try:
         return str(latex_to_mathml(tex, display=display))
@@ -94,7 +96,7 @@ class Renderer:
         if changed is None:
             self.fragments.clear()
         else:
-            stale = {k for key in changed if key in graph.graph for k in graph.neighbours(key)}
+            stale = {k for key in changed if key in graph for k in graph.neighbours(key)}
             stale |= changed
             if any(key.startswith(("site:", "page:")) for key in changed):
                 stale.add("")  # the chrome shows the site's title and the pages' names

@@ -156,9 +156,10 @@ def _rewired(before: MapGraph | None, after: MapGraph, changed: set[str]) -> set
 
 
 def _edges(graph: MapGraph, key: str) -> list[tuple[str, str, str]]:
-    if key not in graph.graph:
+    entry = graph.entry(key)
+    if entry is None:
         return []
-    return graph.edges_from(graph.graph.nodes[key]["entry"])
+    return graph.edges_from(entry)
 
 
 def _theme_stamp(project: Project) -> tuple[tuple[str, float], ...]:
