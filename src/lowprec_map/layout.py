@@ -41,6 +41,10 @@ class MapLayout:
     height: int
     omitted: dict[str, int]  # entry type -> how many entries the map leaves out
 
+    def node_cards(self) -> list[tuple[Entry, int, int]]:
+        """(entry, x, y) of each node, as the `cards` template global takes them."""
+        return [(node.entry, node.x, node.y) for node in self.nodes]
+
     def edges_svg(self) -> str:
         """All edges as SVG paths in one string (numbers and relation names only, no content).
 

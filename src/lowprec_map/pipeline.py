@@ -94,12 +94,12 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     With a `cache` (kept by `serve` across rebuilds), a file whose modification
     time and size are unchanged is not parsed or validated again.
     """
-    with _collector_paused():
+    with collector_paused():
         return _check(content, cache)
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off while loading, linking and (in a build) rendering.
 
     These stages allocate hundreds of thousands of small, mostly acyclic objects
@@ -286,7 +286,7 @@ def build(
     project: Project, out: Path, strict: bool = False, base_url: str | None = None
 ) -> BuildReport:
     """Check, render and publish; raises ContentError and leaves `out` untouched on error."""
-    with _collector_paused():  # a build's garbage is freed at its end
+    with collector_paused():  # a build's garbage is freed at its end
         return _build(project, out, strict, base_url)
 
 

@@ -114,6 +114,7 @@ class Renderer:
             claim_bibtex=lambda entry: claim_bibtex(graph, entry),
             ring_layout=ring_layout,
             card=self._card,
+            cards=self._cards,
             link=self._link,
             chrome=self._chrome,
             assets=self.assets,
@@ -134,6 +135,21 @@ class Renderer:
     ) -> Markup:
         """The macro `macro` of partials/macros.html applied to `entry`, memoized."""
         return self._memoized(context, macro, entry, args)
+
+    @jinja2.pass_context
+    def _cards(
+        self, context: jinja2.runtime.Context, macro: str, items: list[Any], *args: object
+    ) -> Markup:
+        """`card` for each item (an entry, or a tuple of an entry and its own arguments), joined.
+
+        One call for a whole list: overview pages list every entry, and a Jinja
+        loop calling `card` per entry cost more than the memoized cards themselves.
+        """
+        parts = []
+        for item in items:
+            entry, *own = item if isinstance(item, tuple) else (item,)
+            parts.append(self._memoized(context, macro, entry, (*own, *args)))
+        return Markup("".join(parts))
 
     @jinja2.pass_context
     def _link(self, context: jinja2.runtime.Context, entry: Entry) -> Markup:

@@ -12,6 +12,7 @@ carry no reload script.
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import html
 import sys
@@ -32,6 +33,7 @@ from .pipeline import (
     ContentCache,
     Project,
     check,
+    collector_paused,
     export_files,
     render_site,
     template_problem,
@@ -73,7 +75,16 @@ class DevSite:
             }
 
     def rebuild(self) -> list[str]:
-        """Re-check and re-render what changed; returns the files written."""
+        """Re-check and re-render what changed; returns the files written.
+
+        The garbage collector waits: a full collection walks every entry, card
+        and cache kept across rebuilds (~100 ms at 1 000 entries), so `serve`
+        collects once the pages are served instead.
+        """
+        with collector_paused():
+            return self._rebuild()
+
+    def _rebuild(self) -> list[str]:
         result = check(self.project.content, self.cache)
         if result.errors:
             self.errors = result.errors
@@ -263,7 +274,11 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
             loop = IOLoop.current()
             for handle in exports_due:
                 loop.remove_timeout(handle)
-            exports_due[:] = [loop.call_later(EXPORT_DELAY, site.write_exports)]
+            exports_due[:] = [loop.call_later(EXPORT_DELAY, after_rebuild)]
+
+    def after_rebuild() -> None:
+        site.write_exports()
+        gc.collect()  # the garbage of the rebuild, while the editor reads the page
 
     server = _DevServer(site)
     for folder in (project.content, project.templates, project.static):
