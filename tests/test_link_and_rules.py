@@ -5,7 +5,8 @@ from __future__ import annotations
 from conftest import MINIMAL, MakeProject
 
 from lowprec_map.errors import Severity
-from lowprec_map.pipeline import check
+from lowprec_map.graph import MapGraph
+from lowprec_map.pipeline import ContentCache, check
 
 
 def messages(make_project: MakeProject, files: dict[str, str | bytes | None]) -> list[str]:
@@ -136,3 +137,43 @@ def test_prose_links_make_backlinks(make_project: MakeProject) -> None:
     beta = graph.get("dossier", "beta")
     assert "page:p" in [e.key for e in graph.backlinks(beta)]
     assert graph.relations(graph.get("page", "p"), beta) == ["mentions"]
+
+
+def _answers(graph: MapGraph) -> list[object]:
+    """Everything the graph answers about every entry, as plain keys."""
+    found: list[object] = [graph.edges()]
+    for entry in graph.all_entries():
+        found += [
+            entry.key,
+            vars(entry.model),
+            [e.key for e in graph.backlinks(entry)],
+            [e.key for e in graph.targets(entry)],
+            sorted(graph.neighbours(entry.key)),
+            sorted(graph.neighbourhood(entry, hops=2)),
+        ]
+    return found
+
+
+def test_a_text_edit_keeps_the_links_and_a_reference_edit_relinks(
+    make_project: MakeProject,
+) -> None:
+    """The graph kept across saves answers exactly as a graph linked from scratch."""
+    content = make_project().content
+    cache = ContentCache()
+    first = check(content, cache).graph
+    claim = content / "claims" / "beta-slow.yaml"
+    text = claim.read_text()
+
+    claim.write_text(text.replace("Beta finds it slow.", "Beta finds it slower."))
+    kept = check(content, cache).graph
+    assert kept.graph is first.graph  # links reused
+    assert _answers(kept) == _answers(check(content).graph)
+    assert vars(kept.get("claim", "beta-slow").model)["statement"] == "Beta finds it slower."
+
+    claim.write_text(text.replace("dossier: beta", "dossier: alpha"))
+    relinked = check(content, cache).graph
+    assert relinked.graph is not kept.graph  # a reference changed: linked again
+    assert _answers(relinked) == _answers(check(content).graph)
+    assert "claim:beta-slow" in {
+        e.key for e in relinked.backlinks(relinked.get("dossier", "alpha"))
+    }

@@ -190,11 +190,43 @@ class MapGraph:
         self._by_type: dict[str, list[Entry]] = {}
         self._entries: dict[str, Entry] = {}
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):
-            self.graph.add_node(entry.key, entry=entry)
+            self.graph.add_node(entry.key)
             self._entries[entry.key] = entry
             self._by_type.setdefault(entry.type, []).append(entry)
         for entry in entries:
             self._link(entry)
+
+    @classmethod
+    def relinked(
+        cls, previous: MapGraph | None, entries: list[Entry], invalid: set[str]
+    ) -> MapGraph | None:
+        """A graph of `entries` that reuses `previous`'s links, or None if they differ.
+
+        Valid when the same entries exist and every entry that changed refers to
+        exactly what it referred to before (same targets, relations and places);
+        then only the entries are swapped in. The networkx graph and the indexes
+        hold keys only and are never changed after linking, so both graphs share them.
+        """
+        if previous is None or previous.problems or invalid != previous.invalid:
+            return None
+        if len(entries) != len(previous._entries):
+            return None
+        for entry in entries:
+            before = previous._entries.get(entry.key)
+            if before is None:
+                return None
+            if before is not entry and _refs_of(before) != _refs_of(entry):
+                return None
+        graph = cls.__new__(cls)
+        graph.graph, graph.invalid, graph.problems = previous.graph, invalid, []
+        graph._entries = {e.key: e for e in sorted(entries, key=lambda e: (e.type, e.id))}
+        graph._by_type = {}
+        for entry in graph._entries.values():
+            graph._by_type.setdefault(entry.type, []).append(entry)
+        for index in ("_outgoing", "_sources", "_adjacent", "_edges"):
+            if index in previous.__dict__:
+                graph.__dict__[index] = previous.__dict__[index]
+        return graph
 
     def _link(self, entry: Entry) -> None:
         for ref in _refs_of(entry):
@@ -272,7 +304,6 @@ class MapGraph:
         entry = Entry(site.type, site.id, model, site.positions)
         self._by_type["site"] = [entry]
         self._entries[entry.key] = entry
-        self.graph.nodes[entry.key]["entry"] = entry
 
     def has(self, entry_type: str, entry_id: str) -> bool:
         """True when an entry of that type and id exists."""

@@ -7,6 +7,7 @@ becomes a :class:`RawDoc` or yields :class:`Problem` values with a position.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,16 +130,21 @@ def _discover_folder(
     folder: Path, kind: str, suffix: str, problems: list[Problem]
 ) -> list[tuple[Path, str]]:
     found = []
-    for path in sorted(folder.iterdir()):
-        if _ignored(path):
+    # scandir knows each entry's kind without a stat call per file (this runs on every save).
+    with os.scandir(folder) as listing:
+        children = sorted((child.name, child.is_file()) for child in listing)
+    for name, is_file in children:
+        if LITTER.fullmatch(name):
             continue
-        if not path.is_file() or path.suffix != suffix:
+        path = folder / name
+        stem, dot, extension = name.rpartition(".")
+        if not is_file or f"{dot}{extension}" != suffix or not stem:
             problems.append(Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/"))
-        elif not SLUG.fullmatch(path.stem):
+        elif not SLUG.fullmatch(stem):
             problems.append(
                 Problem(
                     SourcePos(path),
-                    f"file name '{path.stem}' is not a valid id: use lowercase letters, "
+                    f"file name '{stem}' is not a valid id: use lowercase letters, "
                     "digits and hyphens, starting with a letter or digit",
                 )
             )

@@ -85,7 +85,12 @@ class FileResult:
     result: ValidateResult
 
 
-ContentCache = dict[Path, FileResult]
+@dataclass
+class ContentCache:
+    """What `serve` keeps between checks: each file's result, and the last graph."""
+
+    files: dict[Path, FileResult] = field(default_factory=dict)
+    graph: MapGraph | None = None
 
 
 def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
@@ -123,24 +128,26 @@ def _check(content: Path, cache: ContentCache | None) -> CheckResult:
         files = discover(content, problems)
     else:
         problems.append(Problem(SourcePos(content), "content folder not found"))
-    cache = {} if cache is None else cache
-    for stale in set(cache) - {path for path, _ in files}:
-        del cache[stale]
+    cache = ContentCache() if cache is None else cache
+    for stale in set(cache.files) - {path for path, _ in files}:
+        del cache.files[stale]
     entries, invalid, kinds = [], set(), set()
     for path, kind in files:
-        one = _load_and_validate(path, kind, cache)
+        one = _load_and_validate(path, kind, cache.files)
         entries.extend(one.entries)
         problems.extend(one.problems)
         invalid |= one.invalid
         kinds.add(kind)
     problems.extend(missing_required(kinds, content))
-    graph = MapGraph(entries, invalid)
+    # An edit that leaves every reference as it was (the usual save) keeps the links.
+    graph = MapGraph.relinked(cache.graph, entries, invalid) or MapGraph(entries, invalid)
+    cache.graph = graph
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))
 
 
-def _load_and_validate(path: Path, kind: str, cache: ContentCache) -> ValidateResult:
+def _load_and_validate(path: Path, kind: str, cache: dict[Path, FileResult]) -> ValidateResult:
     stat = path.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)
     cached = cache.get(path)

@@ -62,7 +62,7 @@ class DevSite:
     files: dict[str, bytes] = field(default_factory=dict)
     theme_stamp: tuple[tuple[str, float], ...] = ()
     renderer: Renderer | None = None
-    cache: ContentCache = field(default_factory=dict)
+    cache: ContentCache = field(default_factory=ContentCache)
     graph: MapGraph | None = None
 
     def load_existing(self) -> None:
