@@ -50,11 +50,13 @@ def plan_pages(graph: MapGraph, changed: set[str] | None = None) -> list[PageSpe
     changed entries' side without visiting every entry.
     """
     only = None if changed is None else affected_entries(graph, changed)
-    pages = [_landing(graph), _map_page(graph), _search_page(graph), _changes_page(graph)]
+    recent = recently_updated(graph)
+    pages = [_landing(graph, recent), _map_page(graph), _search_page(graph)]
+    pages.append(_changes_page(graph, recent))
     pages.extend(_listing_pages(graph))
     pages.extend(_entry_pages(graph, only))
     pages.extend(_label_pages(graph))
-    pages.extend(_discovery_files(graph))
+    pages.extend(_discovery_files(graph, recent))
     root = urlsplit(graph.site.base_url).path.rstrip("/") + "/"
     pages.append(
         PageSpec(
@@ -117,14 +119,14 @@ def taxonomy(graph: MapGraph) -> list[tuple[Entry, list[tuple[Entry, list[Entry]
 LANDING_CLAIMS = 12
 
 
-def _landing(graph: MapGraph) -> PageSpec:
+def _landing(graph: MapGraph, recent: list[Entry]) -> PageSpec:
     """Context: dossiers, claims (a preview), labels, taxonomy, tensions, featured, ..."""
     site = graph.site
     # The landing previews the ledger; the full ledger is one click away.
-    preview = [e for e in recently_updated(graph) if e.type == "claim"][:LANDING_CLAIMS]
+    preview = [e for e in recent if e.type == "claim"][:LANDING_CLAIMS]
     preview.sort(key=lambda e: e.id)
     context = {
-        "recent": recently_updated(graph)[:5],
+        "recent": recent[:5],
         "belief_changes": belief_changes(graph)[:3],
         "dossiers": sorted_dossiers(graph),
         "claims": preview,
@@ -150,14 +152,14 @@ def _map_page(graph: MapGraph) -> PageSpec:
     )
 
 
-def _changes_page(graph: MapGraph) -> PageSpec:
+def _changes_page(graph: MapGraph, recent: list[Entry]) -> PageSpec:
     """Context: `belief_changes` (claim, change) newest first, `recent` entries by update."""
     return PageSpec(
         "changes/",
         "changes.html",
         "What changed",
         "Belief changes first, then every entry by its last update.",
-        {"belief_changes": belief_changes(graph), "recent": recently_updated(graph)},
+        {"belief_changes": belief_changes(graph), "recent": recent},
     )
 
 
@@ -179,7 +181,7 @@ def site_urls(graph: MapGraph) -> list[str]:
     return sorted({*fixed, *entries})
 
 
-def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
+def _discovery_files(graph: MapGraph, recent: list[Entry]) -> Iterator[PageSpec]:
     """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
     urls = site_urls(graph)
     yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", {"urls": urls})
@@ -188,7 +190,7 @@ def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
         "feed.xml",
         graph.site.title,
         graph.site.description,
-        {"recent": recently_updated(graph)[:50]},
+        {"recent": recent[:50]},
     )
 
 

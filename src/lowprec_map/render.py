@@ -67,7 +67,9 @@ class Renderer:
         # Rendered cards by (macro, entry key, page depth, args): a claim card is drawn
         # once per build however many pages list it, and kept across rebuilds unless
         # the entry or a neighbour changed.
-        self.fragments: dict[tuple[str, str, int, str | None, tuple[object, ...]], Markup] = {}
+        self.fragments: dict[
+            tuple[str, str, tuple[int, str | None], tuple[object, ...]], Markup
+        ] = {}
         self.modules: dict[tuple[int, str | None], Any] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
@@ -134,7 +136,7 @@ class Renderer:
         self, context: jinja2.runtime.Context, macro: str, entry: Entry, *args: object
     ) -> Markup:
         """The macro `macro` of partials/macros.html applied to `entry`, memoized."""
-        return self._memoized(context, macro, entry, args)
+        return self._fragment(_placement(context), macro, entry, args)
 
     @jinja2.pass_context
     def _cards(
@@ -145,41 +147,39 @@ class Renderer:
         One call for a whole list: overview pages list every entry, and a Jinja
         loop calling `card` per entry cost more than the memoized cards themselves.
         """
+        placement = _placement(context)
         parts = []
         for item in items:
             entry, *own = item if isinstance(item, tuple) else (item,)
-            parts.append(self._memoized(context, macro, entry, (*own, *args)))
+            parts.append(self._fragment(placement, macro, entry, (*own, *args)))
         return Markup("".join(parts))
 
     @jinja2.pass_context
     def _link(self, context: jinja2.runtime.Context, entry: Entry) -> Markup:
         """A link to `entry` named by its title (the `entry_link` macro), memoized."""
-        return self._memoized(context, "entry_link", entry, ())
+        return self._fragment(_placement(context), "entry_link", entry, ())
 
     @jinja2.pass_context
     def _chrome(self, context: jinja2.runtime.Context, macro: str) -> Markup:
         """A page-chrome macro (masthead, footer, ...), drawn once per folder depth."""
-        return self._memoized(context, macro, None, ())
+        return self._fragment(_placement(context), macro, None, ())
 
-    def _memoized(
+    def _fragment(
         self,
-        context: jinja2.runtime.Context,
+        placement: tuple[int, str | None],
         macro: str,
         entry: Entry | None,
         args: tuple[object, ...],
     ) -> Markup:
-        # Links in a fragment depend only on the page's folder depth, except on the
-        # 404 page, whose links are absolute (it is served at any depth).
-        root = context.get("absolute_root")
-        depth = str(context["page_file"]).count("/")
-        memo_key = (macro, entry.key if entry else "", depth, root, args)
+        memo_key = (macro, entry.key if entry else "", placement, args)
         cached = self.fragments.get(memo_key)
         if cached is None:
-            module = self.modules.get((depth, root))
+            module = self.modules.get(placement)
             if module is None:
+                depth, root = placement
                 template = self.env.get_template("partials/macros.html")
                 variables = {"page_file": "x/" * depth + "x", "absolute_root": root}
-                module = self.modules[(depth, root)] = template.make_module(variables)
+                module = self.modules[placement] = template.make_module(variables)
             call = getattr(module, macro)
             cached = Markup(call(entry, *args) if entry else call(*args))
             self.fragments[memo_key] = cached
@@ -198,6 +198,12 @@ class Renderer:
             return f"]({relative(page_file, entry_url(entry))})"
 
         return MENTION.sub(link, text)
+
+
+def _placement(context: jinja2.runtime.Context) -> tuple[int, str | None]:
+    """What a fragment's links depend on: the page's folder depth, and on the 404
+    page (served at any depth) the absolute root its links start from."""
+    return str(context["page_file"]).count("/"), context.get("absolute_root")
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
