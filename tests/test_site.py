@@ -183,18 +183,42 @@ def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
     return page.find(id=anchor) is not None
 
 
-def test_map_leaves_claims_out_past_the_node_limit(
-    make_project: MakeProject, monkeypatch: pytest.MonkeyPatch
+def test_map_trims_to_the_node_limit_and_says_what_it_left_out(
+    make_project: MakeProject, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from lowprec_map import layout  # noqa: PLC0415
+    from lowprec_map.layout import Omission  # noqa: PLC0415
 
-    graph = check(make_project().content).graph
+    project = make_project()
+    graph = check(project.content).graph
     full = layout.layout_map(graph)
-    assert {n.entry.type for n in full.nodes} >= {"claim", "dossier"} and full.omitted == {}
-    monkeypatch.setattr(layout, "NODE_LIMIT", 3)
+    assert {n.entry.type for n in full.nodes} >= {"claim", "dossier"} and full.omitted == []
+    counts = {t: len(graph.entries(t)) for t in layout.COLUMNS}
+    without_claims = sum(counts.values()) - counts["claim"]
+    monkeypatch.setattr(layout, "NODE_LIMIT", without_claims)
     small = layout.layout_map(graph)
     assert "claim" not in {n.entry.type for n in small.nodes}
-    assert small.omitted == {"claim": len(graph.entries("claim"))}
+    assert small.omitted == [Omission("claim", 0, counts["claim"])]
+    assert len(small.nodes) == without_claims
+
+    # Tighter still: the fixture has 2 dossiers and 1 of each other type, so with
+    # 3 places the dossier column keeps its most connected dossier (alpha).
+    monkeypatch.setattr(layout, "NODE_LIMIT", 3)
+    tiny = layout.layout_map(graph)
+    assert len(tiny.nodes) <= 3
+    shown = {n.entry.key for n in tiny.nodes}
+    assert "dossier:alpha" in shown and "dossier:beta" not in shown
+    assert Omission("dossier", 1, 2) in tiny.omitted
+    assert Omission("program", 0, 1) in tiny.omitted
+
+    build(project, tmp_path / "site")  # NODE_LIMIT is still 3
+    page = BeautifulSoup((tmp_path / "site/map/index.html").read_text(), "html.parser")
+    notes = [p.get_text(" ", strip=True) for p in page.select("p.status")]
+    assert (
+        "Of 2 dossiers the map shows the 1 most connected, to stay readable; all 2 are listed here ."
+        in notes
+    )
+    assert any(n.startswith("With 1 research programs the map would be unreadable") for n in notes)
 
 
 def test_prose_links_render_as_relative_links(make_project: MakeProject, tmp_path: Path) -> None:

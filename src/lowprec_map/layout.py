@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .graph import MapGraph
+from .urls import TYPE_FOLDERS
 from .validate import Entry
 
 COLUMNS = ("program", "dossier", "claim", "tension", "failure_mode")
 # Past this many nodes the SVG stops being readable (and the page heavy): claims,
-# the largest class, are left to the ledger and the map says so.
+# the largest class, are left to the ledger, then each column keeps its most
+# connected entries; the map says what it left out and where to find it.
 NODE_LIMIT = 600
 COLUMN_GAP = 260
 ROW_GAP = 34
@@ -33,13 +35,27 @@ class PlacedNode:
 
 
 @dataclass(frozen=True)
+class Omission:
+    """An entry type the map trims: it shows `shown` of `total` (the listing has them all)."""
+
+    entry_type: str
+    shown: int
+    total: int
+
+    @property
+    def listing(self) -> str:
+        """Site URL of the page that lists every entry of the type."""
+        return f"{TYPE_FOLDERS[self.entry_type]}/"
+
+
+@dataclass(frozen=True)
 class MapLayout:
     nodes: list[PlacedNode]
     edges: list[tuple[PlacedNode, PlacedNode, str]]
     columns: list[tuple[int, str]]  # (x, entry type) of each column's heading
     width: int
     height: int
-    omitted: dict[str, int]  # entry type -> how many entries the map leaves out
+    omitted: list[Omission]  # entry types the map shows only some of, or none
 
     def node_cards(self) -> list[tuple[Entry, int, int]]:
         """(entry, x, y) of each node, as the `cards` template global takes them."""
@@ -62,13 +78,10 @@ class MapLayout:
 
 
 def layout_map(graph: MapGraph) -> MapLayout:
-    """Place every entry of the map's types and the edges between them."""
-    types = list(COLUMNS)
-    omitted: dict[str, int] = {}
-    if sum(len(graph.entries(t)) for t in types) > NODE_LIMIT:
-        types.remove("claim")
-        omitted["claim"] = len(graph.entries("claim"))
-    columns = _ordered_columns(graph, types)
+    """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them."""
+    chosen, omitted = _chosen_entries(graph)
+    types = list(chosen)
+    columns = _ordered_columns(graph, list(chosen.values()))
     placed: dict[str, PlacedNode] = {}
     for col, column in enumerate(columns):
         for row, entry in enumerate(column):
@@ -86,13 +99,39 @@ def layout_map(graph: MapGraph) -> MapLayout:
     return MapLayout(list(placed.values()), edges, heads, width, height, omitted)
 
 
-def _ordered_columns(graph: MapGraph, types: list[str]) -> list[list[Entry]]:
+def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omission]]:
+    """Each column's entries, trimmed to NODE_LIMIT in all, and what was left out.
+
+    Claims go first (the ledger lists them all). If the rest still exceeds the
+    limit, each column keeps its most connected entries, columns sharing the
+    limit evenly and a short column's unused share going to the others.
+    """
+    columns = {t: graph.entries(t) for t in COLUMNS}
+    omitted: list[Omission] = []
+    if sum(len(c) for c in columns.values()) > NODE_LIMIT:
+        omitted.append(Omission("claim", 0, len(columns.pop("claim"))))
+    remaining = NODE_LIMIT
+    by_size = sorted(columns, key=lambda t: len(columns[t]))
+    for index, entry_type in enumerate(by_size):
+        entries = columns[entry_type]
+        share = remaining // (len(by_size) - index)
+        if len(entries) > share:
+            most_connected = sorted(entries, key=lambda e: (-len(graph.neighbours(e.key)), e.id))
+            kept = {e.key for e in most_connected[:share]}
+            columns[entry_type] = [e for e in entries if e.key in kept]
+            omitted.append(Omission(entry_type, share, len(entries)))
+        remaining -= len(columns[entry_type])
+    omitted.sort(key=lambda o: COLUMNS.index(o.entry_type))
+    return {t: columns[t] for t in COLUMNS if t in columns}, omitted
+
+
+def _ordered_columns(graph: MapGraph, columns: list[list[Entry]]) -> list[list[Entry]]:
     """Each column's entries in barycentre order; reused while the graph's shape is unchanged.
 
     The order depends only on which entries exist and how they connect, so an
     edit to an entry's text (the usual save in `serve`) reuses the last order.
     """
-    columns = [graph.entries(entry_type) for entry_type in types]
+    columns = list(columns)
     keys = {e.key for column in columns for e in column}
     shape = (
         tuple(tuple(e.key for e in column) for column in columns),
