@@ -26,7 +26,14 @@ from .graph import TYPE_NAMES, MapGraph
 from .pages import PageSpec
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
-from .views import entry_programs, entry_summary, entry_title, ring_layout, search_text
+from .views import (
+    entry_programs,
+    entry_summary,
+    entry_title,
+    ledger_items,
+    ring_layout,
+    search_text,
+)
 
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 
@@ -116,6 +123,7 @@ class Renderer:
             claim_bibtex=lambda entry: claim_bibtex(graph, entry),
             ring_layout=ring_layout,
             card=self._card,
+            ledger_items=ledger_items,
             cards=self._cards,
             link=self._link,
             chrome=self._chrome,

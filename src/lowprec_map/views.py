@@ -48,6 +48,12 @@ def ledger_groups(graph: MapGraph, claims: list[Entry]) -> list[list[Entry]]:
     return groups
 
 
+def ledger_items(groups: list[list[Entry]]) -> list[tuple[Entry, tuple[str, ...]]]:
+    """Each ledger group as (first claim, keys of the others): how the memoized
+    `ledger_group` fragment takes it."""
+    return [(group[0], tuple(e.key for e in group[1:])) for group in groups]
+
+
 @dataclass(frozen=True)
 class PathCell:
     """The formats of one tensor in one dossier, by side."""
