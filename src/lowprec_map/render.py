@@ -105,8 +105,13 @@ class Renderer:
         if changed is None:
             self.fragments.clear()
         else:
-            stale = {k for key in changed if key in graph for k in graph.neighbours(key)}
-            stale |= changed
+            # A fragment of entry E shows E and its neighbours, and a ledger group also
+            # E's conflict partners and theirs: all within two references of E.
+            stale = set(changed)
+            for key in changed:
+                entry = graph.entry(key)
+                if entry is not None:
+                    stale |= graph.neighbourhood(entry, hops=2)
             if any(key.startswith(("site:", "page:")) for key in changed):
                 stale.add("")  # the chrome shows the site's title and the pages' names
             self.fragments = {k: v for k, v in self.fragments.items() if k[1] not in stale}
