@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL, REPO, MakeProject, tree
 
+from lowprec_map import pages
 from lowprec_map.pipeline import build
 from lowprec_map.serve import DevSite
 
@@ -199,6 +201,31 @@ def test_browser_reloads_by_itself_after_a_save(
         )
         browser.close()
     assert errors == []
+
+
+def test_a_page_is_redrawn_when_an_entry_leaves_it(
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The feed shows the newest entries: one dated back drops out and another comes in.
+
+    The entry that left is not among what the new feed depends on, only among what
+    the old one did; the feed must be redrawn all the same.
+    """
+    monkeypatch.setattr(pages, "FEED_ENTRIES", 3)
+    project = make_project()
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+    feed = tmp_path / "dev" / "feed.xml"
+    newest = re.findall(r"<id>[^<]*/([a-z-]+/[a-z0-9-]+)/</id>", feed.read_text())
+    assert len(newest) == 3
+    folder, entry_id = newest[0].split("/")
+    path = next(project.content.glob(f"*/{entry_id}.yaml"))
+    text = path.read_text()
+    path.write_text(re.sub(r"(added|updated): \S+", r"\1: 2020-01-01", text))
+    dev.rebuild()
+    build(project, tmp_path / "full")
+    assert feed.read_bytes() == (tmp_path / "full" / "feed.xml").read_bytes()
+    assert f"/{folder}/{entry_id}/" not in feed.read_text()
 
 
 def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_path: Path) -> None:

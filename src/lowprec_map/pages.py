@@ -29,16 +29,27 @@ class PageSpec:
     # The template's variables, or a function computing them when the page is rendered
     # (overview pages are planned on every save but rendered only when affected).
     context: Mapping[str, object] | Callable[[], Mapping[str, object]] = field(default_factory=dict)
-    # Graph keys whose change requires re-rendering this page; "*" means any change.
+    # Graph keys whose change requires re-rendering this page; "*" means any change,
+    # MEMBERSHIP an entry added or removed.
     depends: frozenset[str] = frozenset({"*"})
 
     def variables(self) -> Mapping[str, object]:
         """The context, computed now if it was deferred."""
         return self.context() if callable(self.context) else self.context
 
-    def affected_by(self, changed: set[str]) -> bool:
-        """True when an entry in `changed` ('type:id' keys) can alter this page."""
-        return "*" in self.depends or not self.depends.isdisjoint(changed)
+    def affected_by(self, changed: set[str], before: frozenset[str] = frozenset()) -> bool:
+        """True when an entry in `changed` ('type:id' keys) can alter this page.
+
+        `before` is what the page depended on at the last render: an entry that
+        left the page (say, a claim that dropped out of the feed) changes it too.
+        """
+        if "*" in self.depends:
+            return True
+        return not self.depends.isdisjoint(changed) or not before.isdisjoint(changed)
+
+
+FEED_ENTRIES = 50
+MEMBERSHIP = "+entries"  # stands in `changed` for "an entry was added or removed"
 
 
 def plan_pages(graph: MapGraph, changed: set[str] | None = None) -> list[PageSpec]:
@@ -143,12 +154,17 @@ def _landing(graph: MapGraph, recent: list[Entry]) -> PageSpec:
 
 def _map_page(graph: MapGraph) -> PageSpec:
     """Context: `layout`, the build-time layout of the graph."""
+    layout = layout_map(graph)
+    # Nodes show their entries' names; the program filter lists every program; the
+    # notes on what the map leaves out count entries.
+    shown = {n.entry.key for n in layout.nodes} | _keys(graph, "program") | {MEMBERSHIP}
     return PageSpec(
         "map/",
         "map.html",
         "The map",
         "Papers, claims, tensions, programs and failure modes, and how they connect.",
-        {"layout": layout_map(graph)},
+        {"layout": layout},
+        frozenset(shown),
     )
 
 
@@ -184,13 +200,16 @@ def site_urls(graph: MapGraph) -> list[str]:
 def _discovery_files(graph: MapGraph, recent: list[Entry]) -> Iterator[PageSpec]:
     """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
     urls = site_urls(graph)
-    yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", {"urls": urls})
+    membership = frozenset({MEMBERSHIP})
+    yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", {"urls": urls}, membership)
+    latest = recent[:FEED_ENTRIES]
     yield PageSpec(
         "feed.xml",
         "feed.xml",
         graph.site.title,
         graph.site.description,
-        {"recent": recent[:50]},
+        {"recent": latest},
+        frozenset(e.key for e in latest),
     )
 
 

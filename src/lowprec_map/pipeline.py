@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,46 +164,60 @@ def _load_and_validate(path: Path, kind: str, cache: dict[Path, FileResult]) -> 
     return result
 
 
+@dataclass
+class RenderedSite:
+    """What `render_site` produced: files to write, every file the site consists of,
+    and each page's dependencies (the next incremental render needs them)."""
+
+    files: dict[str, bytes]
+    names: set[str]
+    depends: dict[str, frozenset[str]]
+
+
 def render_site(
     graph: MapGraph,
     project: Project,
+    renderer: Renderer,
     changed: set[str] | None = None,
-    renderer: Renderer | None = None,
-    exports: bool = True,
-) -> tuple[dict[str, bytes], set[str]]:
-    """Output files in memory, and the full set of file names the site consists of.
+    before: Mapping[str, frozenset[str]] | None = None,
+) -> RenderedSite:
+    """The pages (and, on a full render, the static files) in memory; the data files
+    are left to `export_files`, which `serve` runs once the pages are served.
 
-    With `changed` (graph keys of entries that changed since the last render),
-    only pages that depend on them are rendered; otherwise every file is.
-    A `renderer` kept from an earlier build skips compiling the templates again.
-    `exports=False` leaves out the data files (serve writes them after the pages).
+    With `changed` (graph keys of entries that changed since the last render, and
+    MEMBERSHIP if entries were added or removed), only pages that depend on them
+    now or did `before` are rendered; otherwise every page is.
     """
-    if renderer is None:
-        renderer = Renderer(graph, project.templates, project.static)
-    else:
-        renderer.use(graph, changed)
+    renderer.use(graph, changed)
     specs = plan_pages(graph, changed)
-    if changed is not None:
-        specs = [s for s in specs if s.affected_by(changed)]
-    files = dict(render_pages(renderer, specs))
     names = {output_file(url) for url in site_urls(graph)} | {output_file(s.url) for s in specs}
-    if exports:
-        files.update(export_files(graph))
-    statics = static_files(project)
-    names.update(statics)
-    if changed is None:  # a changed static file always means a full render
-        files.update(statics)
-    names.update(files)
+    was = before or {}
+    depends = {**was, **{s.url: s.depends for s in specs}}  # unplanned pages: unchanged
+    if changed is not None:
+        specs = [s for s in specs if s.affected_by(changed, was.get(s.url, frozenset()))]
+    files = dict(render_pages(renderer, specs))
+    names.update(static_names(project))
     names.update(EXPORT_NAMES)
-    return files, names
+    if changed is None:  # a changed static file always means a full render
+        files.update(static_files(project))
+    names.update(files)
+    return RenderedSite(files, names, depends)
+
+
+def static_names(project: Project) -> list[str]:
+    """The static assets' names in the site (static/...)."""
+    return [
+        f"static/{asset.relative_to(project.static).as_posix()}"
+        for asset in sorted(project.static.rglob("*"))
+        if asset.is_file() and not asset.name.startswith(".")
+    ]
 
 
 def static_files(project: Project) -> dict[str, bytes]:
-    """The static assets, by their name in the site (static/...)."""
+    """The static assets, by their name in the site."""
     return {
-        f"static/{asset.relative_to(project.static).as_posix()}": asset.read_bytes()
-        for asset in sorted(project.static.rglob("*"))
-        if asset.is_file() and not asset.name.startswith(".")
+        name: (project.static / name[len("static/") :]).read_bytes()
+        for name in static_names(project)
     }
 
 

@@ -32,6 +32,7 @@ from tornado.ioloop import IOLoop
 
 from .errors import Problem
 from .graph import MapGraph
+from .pages import MEMBERSHIP
 from .pipeline import (
     ContentCache,
     Project,
@@ -67,6 +68,7 @@ class DevSite:
     renderer: Renderer | None = None
     cache: ContentCache = field(default_factory=ContentCache)
     graph: MapGraph | None = None
+    depends: dict[str, frozenset[str]] = field(default_factory=dict)  # per page, last render
 
     def load_existing(self) -> None:
         """Remember what the output folder holds, so unchanged files are not rewritten."""
@@ -96,6 +98,8 @@ class DevSite:
         current = {e.key: (e.model, e.body) for e in result.graph.all_entries()}
         changed = _changed_keys(self.entries, current)
         changed |= _rewired(self.graph, result.graph, changed)
+        if current.keys() != self.entries.keys():
+            changed.add(MEMBERSHIP)
         stamp = _theme_stamp(self.project)
         full = (
             not self.entries
@@ -107,15 +111,16 @@ class DevSite:
         try:
             if self.renderer is None:
                 self.renderer = Renderer(result.graph, self.project.templates, self.project.static)
-            fresh, names = render_site(
-                result.graph, self.project, None if full else changed, self.renderer, exports=False
+            rendered = render_site(
+                result.graph, self.project, self.renderer, None if full else changed, self.depends
             )
         except jinja2.TemplateError as exc:
             self.errors = [template_problem(exc, self.project.templates)]
             _report(self.errors)
             return []
-        written = self._write(fresh, names)
+        written = self._write(rendered.files, rendered.names)
         self.entries, self.theme_stamp, self.errors = current, stamp, []
+        self.depends = rendered.depends
         self.graph = result.graph
         return written
 
