@@ -133,10 +133,11 @@ def _discover_folder(
     # scandir knows each entry's kind without a stat call per file (this runs on every save).
     with os.scandir(folder) as listing:
         children = sorted((child.name, child.is_file()) for child in listing)
+    prefix = f"{folder}/"
     for name, is_file in children:
         if LITTER.fullmatch(name):
             continue
-        path = folder / name
+        path = _path(prefix + name)
         stem, dot, extension = name.rpartition(".")
         if not is_file or f"{dot}{extension}" != suffix or not stem:
             problems.append(Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/"))
@@ -151,6 +152,24 @@ def _discover_folder(
         else:
             found.append((path, kind))
     return found
+
+
+def _path(name: str) -> Path:
+    """The same Path object for the same file on every call.
+
+    `serve` discovers every file on each save; a Path made afresh parses its
+    parts and hashes its text again, a reused one has both cached.
+    """
+    path = _PATHS.get(name)
+    if path is None:
+        if len(_PATHS) > MAX_CACHED_PATHS:
+            _PATHS.clear()
+        path = _PATHS[name] = Path(name)
+    return path
+
+
+_PATHS: dict[str, Path] = {}
+MAX_CACHED_PATHS = 200_000
 
 
 def _ignored(path: Path) -> bool:

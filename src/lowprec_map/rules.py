@@ -91,13 +91,27 @@ def _label_requirements(graph: MapGraph) -> Iterator[Problem]:
 
 def _independent_count(dossiers: list[Entry]) -> int:
     """Size of a greedy set of dossiers that pairwise share no author."""
-    chosen: list[set[str]] = []
+    chosen: list[frozenset[str]] = []
     for entry in sorted({d.id: d for d in dossiers}.values(), key=lambda d: d.id):
-        assert isinstance(entry.model, Dossier)
-        authors = {a.casefold() for a in entry.model.authors}
+        authors = _authors(entry)
         if all(not (authors & other) for other in chosen):
             chosen.append(authors)
     return len(chosen)
+
+
+def _authors(entry: Entry) -> frozenset[str]:
+    """A dossier's authors, case-folded; kept per entry object (serve reuses unchanged ones)."""
+    cached = _AUTHORS.get(id(entry))
+    if cached is None or cached[0] is not entry:
+        assert isinstance(entry.model, Dossier)
+        cached = (entry, frozenset(a.casefold() for a in entry.model.authors))
+        if len(_AUTHORS) > 100_000:
+            _AUTHORS.clear()
+        _AUTHORS[id(entry)] = cached
+    return cached[1]
+
+
+_AUTHORS: dict[int, tuple[Entry, frozenset[str]]] = {}
 
 
 def _conflicts_mutual(graph: MapGraph) -> Iterator[Problem]:
