@@ -8,20 +8,14 @@ re-derives them.
 from __future__ import annotations
 
 import functools
-import types
-import typing
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import networkx as nx
-from pydantic import BaseModel
 
 from .errors import Problem, SourcePos, suggest
-from .fields import MENTION, Prose
 from .load import Loc
-from .models import PathStep, ReadingPath, RefTo, Site
+from .models import PathStep, ReadingPath, Site
+from .refs import Reference, refs_of
 from .validate import Entry
 
 TYPE_NAMES = {
@@ -41,128 +35,6 @@ TYPE_NAMES = {
 
 EdgeKey = tuple[str, Loc, int | None]  # (relation, where in the source, offset in prose)
 HUB_TYPES = ("evidence:", "perturbation:", "group:", "program:", "site:")
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A reference found in an entry: which entry it names, and where it stands."""
-
-    target_type: str
-    target_id: str
-    relation: str
-    loc: Loc
-    offset: int | None = None  # character offset of a link inside a prose field
-
-
-def iter_refs(model: BaseModel, loc: Loc = ()) -> Iterator[Reference]:
-    """Every reference inside `model`: RefTo-marked fields, and entry links in prose fields."""
-    for name, annotation, ref, prose in _field_plan(type(model)):
-        value = getattr(model, name)
-        if prose and isinstance(value, str):
-            yield from mentions(value, (*loc, name))
-        else:
-            yield from _walk(value, annotation, ref, (*loc, name))
-
-
-def mentions(text: str, loc: Loc) -> Iterator[Reference]:
-    """`[text](type:id)` links in Markdown, as references with relation 'mentions'."""
-    for match in MENTION.finditer(text):
-        kind = match.group(1).replace("-", "_")
-        yield Reference(kind, match.group(2), "mentions", loc, match.start(2))
-
-
-@functools.cache
-def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None, bool], ...]:
-    """Per model class, once: the fields that can hold references (plain text, dates and
-    numbers are skipped), each with its annotation, reference marker and prose flag."""
-    plan = (
-        (
-            name,
-            field.annotation,
-            _ref_marker(field.metadata) or _ref_in_annotation(field.annotation),
-            _is_prose(field.metadata, field.annotation),
-        )
-        for name, field in model.model_fields.items()
-    )
-    return tuple(p for p in plan if p[2] or p[3] or _may_refer(p[1]))
-
-
-def _may_refer(annotation: Any) -> bool:
-    """True when a value of this type can hold a reference: a RefTo anywhere inside it,
-    or a pydantic model with such a field."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return bool(_field_plan(annotation))
-    if typing.get_origin(annotation) is typing.Annotated and _ref_marker(
-        list(annotation.__metadata__)
-    ):
-        return True
-    return any(_may_refer(arg) for arg in typing.get_args(annotation))
-
-
-def _is_prose(metadata: list[Any], annotation: Any) -> bool:
-    if any(isinstance(m, Prose) for m in metadata):
-        return True
-    return any(  # Markdown | None
-        typing.get_origin(arg) is typing.Annotated
-        and any(isinstance(m, Prose) for m in arg.__metadata__)
-        for arg in typing.get_args(annotation)
-    )
-
-
-def _refs_of(entry: Entry) -> list[Reference]:
-    """An entry's references; cached per model object (unchanged entries are reused by serve)."""
-    cached = _REFS.get(id(entry.model))
-    if cached is None or cached[0] is not entry.model:
-        found = list(iter_refs(entry.model))
-        found += mentions(entry.body, ("body",))  # a page's Markdown body
-        cached = (entry.model, found)
-        _REFS[id(entry.model)] = cached
-        if len(_REFS) > 200_000:
-            _REFS.clear()
-    return cached[1]
-
-
-_REFS: dict[int, tuple[BaseModel, list[Reference]]] = {}
-
-
-def _walk(value: Any, annotation: Any, ref: RefTo | None, loc: Loc) -> Iterator[Reference]:
-    if ref is not None and isinstance(value, str):
-        yield Reference(ref.target, value, ref.relation, loc)
-    elif isinstance(value, BaseModel):
-        yield from iter_refs(value, loc)
-    elif isinstance(value, list):
-        item, item_ref = _item_plan(annotation)
-        for index, element in enumerate(value):
-            yield from _walk(element, item, item_ref, (*loc, index))
-
-
-@functools.cache
-def _item_plan(annotation: Any) -> tuple[Any, RefTo | None]:
-    item = _item_annotation(annotation)
-    return item, _ref_in_annotation(item)
-
-
-def _ref_marker(metadata: list[Any]) -> RefTo | None:
-    return next((m for m in metadata if isinstance(m, RefTo)), None)
-
-
-def _ref_in_annotation(annotation: Any) -> RefTo | None:
-    origin = typing.get_origin(annotation)
-    if origin is typing.Annotated:
-        return _ref_marker(list(annotation.__metadata__))
-    if origin in (typing.Union, types.UnionType):
-        for arg in typing.get_args(annotation):
-            found = _ref_in_annotation(arg)
-            if found:
-                return found
-    return None
-
-
-def _item_annotation(annotation: Any) -> Any:
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
-    args = typing.get_args(annotation)
-    return args[0] if args else Any
 
 
 def _ref_pos(entry: Entry, ref: Reference) -> SourcePos:
@@ -215,7 +87,7 @@ class MapGraph:
             before = previous._entries.get(entry.key)
             if before is None:
                 return None
-            if before is not entry and _refs_of(before) != _refs_of(entry):
+            if before is not entry and refs_of(before) != refs_of(entry):
                 return None
         graph = cls.__new__(cls)
         graph.graph, graph.invalid, graph.problems = previous.graph, invalid, []
@@ -223,13 +95,13 @@ class MapGraph:
         graph._by_type = {}
         for entry in graph._entries.values():
             graph._by_type.setdefault(entry.type, []).append(entry)
-        for index in ("_outgoing", "_sources", "_adjacent", "_edges"):
+        for index in ("_outgoing", "_sources", "_adjacent", "_edges", "_relation_index"):
             if index in previous.__dict__:
                 graph.__dict__[index] = previous.__dict__[index]
         return graph
 
     def _link(self, entry: Entry) -> None:
-        for ref in _refs_of(entry):
+        for ref in refs_of(entry):
             target = f"{ref.target_type}:{ref.target_id}"
             if target in self._entries:
                 key = (ref.relation, ref.loc, ref.offset)
@@ -327,11 +199,26 @@ class MapGraph:
 
     def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
         """Entries `entry` refers to (optionally by one relation), in reference order."""
-        found: dict[str, Entry] = {}
-        for target, key in self._outgoing.get(entry.key, ()):
-            if relation is None or key[0] == relation:
-                found.setdefault(target, self._entries[target])
-        return list(found.values())
+        if relation is not None:
+            return [self._entries[t] for t in self._by_relation(relation).get(entry.key, ())]
+        found = dict.fromkeys(target for target, _ in self._outgoing.get(entry.key, ()))
+        return [self._entries[t] for t in found]
+
+    def _by_relation(self, relation: str) -> dict[str, list[str]]:
+        """Source key -> its targets by `relation`, each once, in reference order (cached)."""
+        index = self._relation_index.get(relation)
+        if index is None:
+            found: dict[str, dict[str, None]] = {}
+            for source, refs in self._outgoing.items():
+                for target, key in refs:
+                    if key[0] == relation:
+                        found.setdefault(source, {})[target] = None
+            index = self._relation_index[relation] = {s: list(t) for s, t in found.items()}
+        return index
+
+    @functools.cached_property
+    def _relation_index(self) -> dict[str, dict[str, list[str]]]:
+        return {}
 
     def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
         """Entries that refer to `entry`, ordered by type and id, each once."""
