@@ -36,6 +36,7 @@ from .views import (
 )
 
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
+Placement = tuple[int, str | None]  # a page's folder depth, and the 404 page's absolute root
 
 
 def make_markdown() -> MarkdownIt:
@@ -71,13 +72,11 @@ class Renderer:
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
         self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
-        # Rendered cards by (macro, entry key, page depth, args): a claim card is drawn
-        # once per build however many pages list it, and kept across rebuilds unless
-        # the entry or a neighbour changed.
-        self.fragments: dict[
-            tuple[str, str, tuple[int, str | None], tuple[object, ...]], Markup
-        ] = {}
-        self.modules: dict[tuple[int, str | None], Any] = {}
+        # Rendered fragments by entry key ("" for the chrome), then (macro, placement,
+        # args): a claim card is drawn once per build however many pages list it, and
+        # kept across rebuilds unless the entry or one near it changed.
+        self.fragments: dict[str, dict[tuple[str, Placement, tuple[object, ...]], Markup]] = {}
+        self.modules: dict[Placement, Any] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
             autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -114,7 +113,8 @@ class Renderer:
                     stale |= graph.neighbourhood(entry, hops=2)
             if any(key.startswith(("site:", "page:")) for key in changed):
                 stale.add("")  # the chrome shows the site's title and the pages' names
-            self.fragments = {k: v for k, v in self.fragments.items() if k[1] not in stale}
+            for key in stale:
+                self.fragments.pop(key, None)
         self.env.globals.update(
             graph=graph,
             site=graph.site,
@@ -161,10 +161,10 @@ class Renderer:
         loop calling `card` per entry cost more than the memoized cards themselves.
         """
         placement = _placement(context)
-        parts = []
-        for item in items:
-            entry, *own = item if isinstance(item, tuple) else (item,)
-            parts.append(self._fragment(placement, macro, entry, (*own, *args)))
+        if items and isinstance(items[0], tuple):
+            parts = [self._fragment(placement, macro, i[0], (*i[1:], *args)) for i in items]
+        else:
+            parts = [self._fragment(placement, macro, entry, args) for entry in items]
         return Markup("".join(parts))
 
     @jinja2.pass_context
@@ -178,14 +178,13 @@ class Renderer:
         return self._fragment(_placement(context), macro, None, ())
 
     def _fragment(
-        self,
-        placement: tuple[int, str | None],
-        macro: str,
-        entry: Entry | None,
-        args: tuple[object, ...],
+        self, placement: Placement, macro: str, entry: Entry | None, args: tuple[object, ...]
     ) -> Markup:
-        memo_key = (macro, entry.key if entry else "", placement, args)
-        cached = self.fragments.get(memo_key)
+        key = entry.key if entry else ""
+        memo = self.fragments.get(key)
+        if memo is None:
+            memo = self.fragments[key] = {}
+        cached = memo.get((macro, placement, args))
         if cached is None:
             module = self.modules.get(placement)
             if module is None:
@@ -195,7 +194,7 @@ class Renderer:
                 module = self.modules[placement] = template.make_module(variables)
             call = getattr(module, macro)
             cached = Markup(call(entry, *args) if entry else call(*args))
-            self.fragments[memo_key] = cached
+            memo[(macro, placement, args)] = cached
         return cached
 
     @jinja2.pass_context
@@ -213,7 +212,7 @@ class Renderer:
         return MENTION.sub(link, text)
 
 
-def _placement(context: jinja2.runtime.Context) -> tuple[int, str | None]:
+def _placement(context: jinja2.runtime.Context) -> Placement:
     """What a fragment's links depend on: the page's folder depth, and on the 404
     page (served at any depth) the absolute root its links start from."""
     return str(context["page_file"]).count("/"), context.get("absolute_root")
