@@ -9,7 +9,7 @@ costs O(edges) per sweep instead of a force layout's O(n^2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .graph import MapGraph
@@ -57,6 +57,15 @@ class MapLayout:
     height: int
     omitted: list[Omission]  # entry types the map shows only some of, or none
 
+    def rebound(self, graph: MapGraph) -> MapLayout:
+        """The same layout showing `graph`'s entries (same keys, possibly new text)."""
+        nodes = {
+            n.entry.key: PlacedNode(graph.get(n.entry.type, n.entry.id), n.x, n.y)
+            for n in self.nodes
+        }
+        edges = [(nodes[a.entry.key], nodes[b.entry.key], rel) for a, b, rel in self.edges]
+        return replace(self, nodes=list(nodes.values()), edges=edges)
+
     def node_cards(self) -> list[tuple[Entry, int, int]]:
         """(entry, x, y) of each node, as the `cards` template global takes them."""
         return [(node.entry, node.x, node.y) for node in self.nodes]
@@ -78,7 +87,24 @@ class MapLayout:
 
 
 def layout_map(graph: MapGraph) -> MapLayout:
-    """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them."""
+    """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them.
+
+    Positions depend only on the graph's links, so a graph that kept its links
+    (see MapGraph.relinked) reuses the last layout with its entries swapped in.
+    """
+    last = _LAST_LAYOUT.get("layout")
+    same = _LAST_LAYOUT.get("links") is graph.graph and _LAST_LAYOUT.get("limit") == NODE_LIMIT
+    if isinstance(last, MapLayout) and same:
+        return last.rebound(graph)
+    layout = _layout(graph)
+    _LAST_LAYOUT.update(links=graph.graph, limit=NODE_LIMIT, layout=layout)
+    return layout
+
+
+_LAST_LAYOUT: dict[str, object] = {}
+
+
+def _layout(graph: MapGraph) -> MapLayout:
     chosen, omitted = _chosen_entries(graph)
     types = list(chosen)
     columns = _ordered_columns(graph, list(chosen.values()))

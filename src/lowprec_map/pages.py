@@ -15,7 +15,14 @@ from .layout import layout_map
 from .models import Dossier, FailureMode, Page, Perturbation, ReadingPath
 from .urls import TYPE_FOLDERS, entry_url
 from .validate import Entry
-from .views import belief_changes, entry_summary, ledger_groups, numerical_matrix, recently_updated
+from .views import (
+    BeliefChange,
+    belief_changes,
+    entry_summary,
+    ledger_groups,
+    numerical_matrix,
+    recently_updated,
+)
 
 
 @dataclass(frozen=True)
@@ -61,9 +68,9 @@ def plan_pages(graph: MapGraph, changed: set[str] | None = None) -> list[PageSpe
     changed entries' side without visiting every entry.
     """
     only = None if changed is None else affected_entries(graph, changed)
-    recent = recently_updated(graph)
-    pages = [_landing(graph, recent), _map_page(graph), _search_page(graph)]
-    pages.append(_changes_page(graph, recent))
+    recent, changes = recently_updated(graph), belief_changes(graph)
+    pages = [_landing(graph, recent, changes), _map_page(graph), _search_page(graph)]
+    pages.append(_changes_page(recent, changes))
     pages.extend(_listing_pages(graph))
     pages.extend(_entry_pages(graph, only))
     pages.extend(_label_pages(graph))
@@ -130,7 +137,7 @@ def taxonomy(graph: MapGraph) -> list[tuple[Entry, list[tuple[Entry, list[Entry]
 LANDING_CLAIMS = 12
 
 
-def _landing(graph: MapGraph, recent: list[Entry]) -> PageSpec:
+def _landing(graph: MapGraph, recent: list[Entry], changes: list[BeliefChange]) -> PageSpec:
     """Context: dossiers, claims (a preview), labels, taxonomy, tensions, featured, ..."""
     site = graph.site
     # The landing previews the ledger; the full ledger is one click away.
@@ -138,7 +145,7 @@ def _landing(graph: MapGraph, recent: list[Entry]) -> PageSpec:
     preview.sort(key=lambda e: e.id)
     context = {
         "recent": recent[:5],
-        "belief_changes": belief_changes(graph)[:3],
+        "belief_changes": changes[:3],
         "dossiers": sorted_dossiers(graph),
         "claims": preview,
         "groups": ledger_groups(graph, preview),
@@ -168,14 +175,14 @@ def _map_page(graph: MapGraph) -> PageSpec:
     )
 
 
-def _changes_page(graph: MapGraph, recent: list[Entry]) -> PageSpec:
+def _changes_page(recent: list[Entry], changes: list[BeliefChange]) -> PageSpec:
     """Context: `belief_changes` (claim, change) newest first, `recent` entries by update."""
     return PageSpec(
         "changes/",
         "changes.html",
         "What changed",
         "Belief changes first, then every entry by its last update.",
-        {"belief_changes": belief_changes(graph), "recent": recent},
+        {"belief_changes": changes, "recent": recent},
     )
 
 

@@ -7,7 +7,6 @@ papers × tensors matrix, the search index, the programs an entry belongs to).
 
 from __future__ import annotations
 
-import datetime
 import math
 import typing
 from dataclasses import dataclass
@@ -156,18 +155,20 @@ DATED_TYPES = ("dossier", "claim", "tension", "failure_mode", "program", "path",
 def recently_updated(graph: MapGraph) -> list[Entry]:
     """Entries with dates, most recently updated first (then by key, for stable order)."""
     dated = [e for t in DATED_TYPES for e in graph.entries(t)]
-    dated.sort(key=lambda e: e.key)
-    return sorted(dated, key=_updated, reverse=True)
+    return sorted(dated, key=_newest_first)
 
 
-def _updated(entry: Entry) -> datetime.date:
+def _newest_first(entry: Entry) -> tuple[int, str]:
     assert isinstance(entry.model, Dated)
-    return entry.model.updated
+    return -entry.model.updated.toordinal(), entry.key
 
 
-def belief_changes(graph: MapGraph) -> list[tuple[Entry, LabelChange]]:
+BeliefChange = tuple[Entry, LabelChange]
+
+
+def belief_changes(graph: MapGraph) -> list[BeliefChange]:
     """Every dated change of a claim's evidence label, newest first."""
-    changes: list[tuple[Entry, LabelChange]] = []
+    changes: list[BeliefChange] = []
     for entry in graph.entries("claim"):
         assert isinstance(entry.model, Claim)
         changes.extend((entry, change) for change in entry.model.history)
