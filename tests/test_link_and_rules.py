@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from conftest import MINIMAL, MakeProject
 
 from lowprec_map.errors import Severity
@@ -177,3 +179,19 @@ def test_a_text_edit_keeps_the_links_and_a_reference_edit_relinks(
     assert "claim:beta-slow" in {
         e.key for e in relinked.backlinks(relinked.get("dossier", "alpha"))
     }
+
+
+def test_an_edit_within_one_timestamp_tick_is_seen(make_project: MakeProject) -> None:
+    """Two saves within one clock tick keep the size and the modification time: the
+    second is still seen (a recently modified file is compared by its bytes)."""
+    content = make_project().content
+    cache = ContentCache()
+    claim = content / "claims" / "beta-slow.yaml"
+    claim.write_text(claim.read_text().replace("slow.", "slov."))
+    check(content, cache)
+    first = claim.stat()
+    claim.write_text(claim.read_text().replace("slov.", "SLOW."))
+    os.utime(claim, ns=(first.st_atime_ns, first.st_mtime_ns))
+    assert (claim.stat().st_size, claim.stat().st_mtime_ns) == (first.st_size, first.st_mtime_ns)
+    graph = check(content, cache).graph
+    assert vars(graph.get("claim", "beta-slow").model)["statement"] == "Beta finds it SLOW."

@@ -17,7 +17,9 @@ import pytest
 from conftest import MINIMAL, REPO, MakeProject, tree
 
 from lowprec_map import pages
+from lowprec_map.pages import PageSpec
 from lowprec_map.pipeline import build
+from lowprec_map.render import Renderer
 from lowprec_map.serve import DevSite
 
 
@@ -226,6 +228,61 @@ def test_a_page_is_redrawn_when_an_entry_leaves_it(
     build(project, tmp_path / "full")
     assert feed.read_bytes() == (tmp_path / "full" / "feed.xml").read_bytes()
     assert f"/{folder}/{entry_id}/" not in feed.read_text()
+
+
+OLD_BOTH_AGREE = """statement: Both agree on something.
+label: replicated
+sources:
+  - {dossier: alpha, locator: Fig. 2}
+  - {dossier: beta, locator: Abstract}
+"""
+
+
+def rendered_on_save(
+    dev: DevSite, path: Path, old: str, new: str, monkeypatch: pytest.MonkeyPatch
+) -> list[str]:
+    """URLs of the pages the next rebuild renders after replacing `old` with `new`."""
+    urls: list[str] = []
+    render = Renderer.render
+
+    def spy(renderer: Renderer, spec: PageSpec) -> bytes:
+        urls.append(spec.url)
+        return render(renderer, spec)
+
+    monkeypatch.setattr(Renderer, "render", spy)
+    path.write_text(path.read_text().replace(old, new))
+    dev.rebuild()
+    dev.write_exports()
+    monkeypatch.setattr(Renderer, "render", render)
+    return urls
+
+
+def test_a_save_renders_only_pages_that_can_show_the_change(
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claims sharing a dossier do not show each other; the landing shows a few claims."""
+    monkeypatch.setattr(pages, "LANDING_CLAIMS", 1)  # the preview: alpha-fast only
+    dated_back = "added: 2020-01-01\nupdated: 2020-01-01\n"  # nor among the 5 newest
+    project = make_project({"claims/both-agree.yaml": OLD_BOTH_AGREE + dated_back})
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+    claims = project.content / "claims"
+
+    urls = rendered_on_save(dev, claims / "both-agree.yaml", "on something", "on X", monkeypatch)
+    assert {"claims/both-agree/", "dossiers/alpha/", "dossiers/beta/", "claims/"} <= set(urls)
+    assert "claims/alpha-fast/" not in urls  # cites alpha too, but never shows both-agree
+    assert "" not in urls  # the landing's preview is alpha-fast alone
+    build(project, tmp_path / "full")
+    assert tree(tmp_path / "dev") == tree(tmp_path / "full")
+
+    # Made the newest claim, both-agree enters the landing's preview (and alpha-fast leaves).
+    newest = "updated: 2026-11-30"
+    urls = rendered_on_save(
+        dev, claims / "both-agree.yaml", "updated: 2020-01-01", newest, monkeypatch
+    )
+    assert "" in urls
+    build(project, tmp_path / "full-2")
+    assert tree(tmp_path / "dev") == tree(tmp_path / "full-2")
 
 
 def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_path: Path) -> None:

@@ -232,6 +232,35 @@ class MapGraph:
         """Keys of the entries that `key` refers to or that refer to it."""
         return self._adjacent.get(key, frozenset())
 
+    def target_keys(self, key: str) -> set[str]:
+        """Keys of the entries `key` refers to."""
+        return {target for target, _ in self._outgoing.get(key, ())}
+
+    def page_reach(self, entry: Entry) -> set[str]:
+        """Keys of the entries whose change can alter `entry`'s own page.
+
+        A page shows its entry, names its neighbours (links, "Referenced by")
+        and may draw a neighbour's card, which names what that neighbour refers
+        to. Vocabulary entries (HUB_TYPES) are named on pages, never drawn as
+        cards there, so what they refer to is not reached through them.
+        """
+        reach = {entry.key}
+        for key in self._adjacent.get(entry.key, ()):
+            reach.add(key)
+            if not key.startswith(HUB_TYPES):
+                reach |= self.target_keys(key)
+        return reach
+
+    def pages_reaching(self, key: str) -> set[str]:
+        """Keys of the entries whose page can show something of `key`: the inverse
+        of `page_reach` (`key` itself, its neighbours, and the neighbours of every
+        non-vocabulary entry that refers to it)."""
+        found = {key, *self._adjacent.get(key, ())}
+        for source in self._sources.get(key, ()):
+            if not source.startswith(HUB_TYPES):
+                found |= self._adjacent.get(source, frozenset())
+        return found
+
     def neighbourhood(self, entry: Entry, hops: int = 1) -> set[str]:
         """Keys of entries within `hops` references of `entry` (either direction), and its own.
 

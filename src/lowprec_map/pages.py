@@ -62,10 +62,10 @@ MEMBERSHIP = "+entries"  # stands in `changed` for "an entry was added or remove
 def plan_pages(graph: MapGraph, changed: set[str] | None = None) -> list[PageSpec]:
     """The site's pages in a stable order: all of them, or those `changed` entries affect.
 
-    Overview pages (landing, ledger, map, ...) depend on everything and are
-    always planned; an entry page is planned when a changed entry lies within
-    its dependency neighbourhood, which is symmetric, so it is found from the
-    changed entries' side without visiting every entry.
+    Overview pages (landing, ledger, map, ...) are always planned, each with
+    its dependencies; an entry page is planned when a changed entry lies within
+    its reach (MapGraph.page_reach), found from the changed entries' side
+    (MapGraph.pages_reaching) without visiting every entry.
     """
     only = None if changed is None else affected_entries(graph, changed)
     recent, changes = recently_updated(graph), belief_changes(graph)
@@ -83,6 +83,7 @@ def plan_pages(graph: MapGraph, changed: set[str] | None = None) -> list[PageSpe
             "Page not found",
             "This page does not exist.",
             {"absolute_root": root},
+            _keys(graph, "page"),  # the chrome names the pages; a site change renders all
         )
     )
     return pages
@@ -143,20 +144,36 @@ def _landing(graph: MapGraph, recent: list[Entry], changes: list[BeliefChange]) 
     # The landing previews the ledger; the full ledger is one click away.
     preview = [e for e in recent if e.type == "claim"][:LANDING_CLAIMS]
     preview.sort(key=lambda e: e.id)
+    dossiers, tensions, paths = (
+        sorted_dossiers(graph),
+        graph.entries("tension"),
+        sorted_paths(graph),
+    )
+    featured = featured_failure_mode(graph)
     context = {
         "recent": recent[:5],
         "belief_changes": changes[:3],
-        "dossiers": sorted_dossiers(graph),
+        "dossiers": dossiers,
         "claims": preview,
         "groups": ledger_groups(graph, preview),
         "labels": graph.entries("evidence"),
         "taxonomy": taxonomy(graph),
-        "tensions": graph.entries("tension"),
-        "featured": featured_failure_mode(graph),
+        "tensions": tensions,
+        "featured": featured,
         "programs": graph.entries("program"),
-        "paths": sorted_paths(graph),
+        "paths": paths,
     }
-    return PageSpec("", "index.html", site.title, site.description, context)
+    # What it shows, and what the cards among them name; counts change with
+    # membership, label counts with a claim's label (a changed reference to a label).
+    named = [*recent[:5], *(claim for claim, _ in changes[:3]), *([featured] if featured else [])]
+    named += [e for t in LANDING_NAMED for e in graph.entries(t)]
+    depends = _shown_with_targets(graph, [*dossiers, *tensions, *paths, *preview])
+    depends |= {e.key for e in named} | {MEMBERSHIP}
+    return PageSpec("", "index.html", site.title, site.description, context, depends)
+
+
+# Entry types the landing names or counts in full (their cards name nothing else).
+LANDING_NAMED = ("program", "group", "perturbation", "evidence", "page", "site")
 
 
 def _map_page(graph: MapGraph) -> PageSpec:
@@ -190,9 +207,8 @@ def affected_entries(graph: MapGraph, changed: set[str]) -> set[str]:
     """Keys of entries whose own page can show something of a `changed` entry."""
     affected = set(changed)
     for key in changed:
-        entry = graph.entry(key)
-        if entry is not None:
-            affected |= graph.neighbourhood(entry, hops=2)
+        if key in graph:
+            affected |= graph.pages_reaching(key)
     return affected
 
 
@@ -252,8 +268,7 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
     }
     for entry_type, (title, description) in listings.items():
         entries = sorted_paths(graph) if entry_type == "path" else graph.entries(entry_type)
-        # Cards show the entries and the names of what they link to.
-        depends = {k for e in entries for k in graph.neighbours(e.key)} | {e.key for e in entries}
+        depends = _shown_with_targets(graph, entries)
         yield PageSpec(
             f"{TYPE_FOLDERS[entry_type]}/",
             "listing.html",
@@ -262,6 +277,14 @@ def _listing_pages(graph: MapGraph) -> Iterator[PageSpec]:
             {"entries": entries, "entry_type": entry_type},
             frozenset(depends),
         )
+
+
+def _shown_with_targets(graph: MapGraph, entries: list[Entry]) -> frozenset[str]:
+    """Keys of `entries` and of what they refer to: what their cards show."""
+    keys = {e.key for e in entries}
+    for entry in entries:
+        keys |= graph.target_keys(entry.key)
+    return frozenset(keys)
 
 
 def _keys(graph: MapGraph, *entry_types: str) -> frozenset[str]:
@@ -301,9 +324,9 @@ def _ledger(graph: MapGraph, label: Entry | None) -> PageSpec:
             context,
         )
     name = getattr(label.model, "name", label.id)
-    # A facet shows its claims' cards, the label counts and the label names.
-    depends = {k for c in claims for k in graph.neighbours(c.key)} | {c.key for c in claims}
-    depends |= _keys(graph, "evidence")
+    # A facet shows its claims' cards (conflict partners share the label, so they
+    # are among the claims), the label counts and the label names.
+    depends = _shown_with_targets(graph, claims) | _keys(graph, "evidence")
     return PageSpec(
         entry_url(label),
         "claims.html",
@@ -329,8 +352,7 @@ def _entry_pages(graph: MapGraph, only: set[str] | None = None) -> Iterator[Page
             title = vars(model).get("title", entry.id)
             description = entry_summary(entry)
             context = {"entry": entry, "model": model, "backlinks": graph.backlinks(entry)}
-            # The page shows its neighbours and, in their cards, their neighbours.
-            depends = frozenset(graph.neighbourhood(entry, hops=2))
+            depends = frozenset(graph.page_reach(entry))
             yield PageSpec(
                 entry_url(entry), f"{entry_type}.html", title, description, context, depends
             )

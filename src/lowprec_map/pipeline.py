@@ -7,6 +7,7 @@ atomic write. Both are shared by the CLI and the dev server.
 from __future__ import annotations
 
 import gc
+import hashlib
 import multiprocessing
 import os
 import time
@@ -78,11 +79,17 @@ class BuildReport:
 
 @dataclass
 class FileResult:
-    """What loading and validating one file produced, and the file's stamp at the time."""
+    """What loading and validating one file produced, and the file's stamp and digest."""
 
     stamp: tuple[int, int]
+    digest: bytes
     kind: str
     result: ValidateResult
+
+
+# A file modified this recently may be modified again within the same timestamp
+# tick and keep its size: its bytes are compared (by digest) instead of trusted.
+SETTLED_NS = 2_000_000_000
 
 
 @dataclass
@@ -97,7 +104,8 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     """Load, validate, link and check rules; every problem from every stage.
 
     With a `cache` (kept by `serve` across rebuilds), a file whose modification
-    time and size are unchanged is not parsed or validated again.
+    time and size are unchanged (or, if modified in the last two seconds, whose
+    bytes are unchanged) is not parsed or validated again.
     """
     with collector_paused():
         return _check(content, cache)
@@ -151,7 +159,12 @@ def _load_and_validate(path: Path, kind: str, cache: dict[Path, FileResult]) -> 
     stat = path.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)
     cached = cache.get(path)
-    if cached is not None and cached.stamp == stamp and cached.kind == kind:
+    settled = time.time_ns() - stat.st_mtime_ns > SETTLED_NS
+    if cached is not None and cached.kind == kind and cached.stamp == stamp and settled:
+        return cached.result
+    digest = _digest(path)
+    if cached is not None and cached.kind == kind and cached.digest == digest:
+        cached.stamp = stamp
         return cached.result
     problems: list[Problem] = []
     doc = load_file(path, kind, problems)
@@ -160,8 +173,15 @@ def _load_and_validate(path: Path, kind: str, cache: dict[Path, FileResult]) -> 
     else:
         result = validate_doc(doc)
         result.problems[:0] = problems
-    cache[path] = FileResult(stamp, kind, result)
+    cache[path] = FileResult(stamp, digest, kind, result)
     return result
+
+
+def _digest(path: Path) -> bytes:
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return b""  # unreadable: load_file reports it
 
 
 @dataclass
