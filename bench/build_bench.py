@@ -8,7 +8,10 @@ as medians of --runs runs:
   - the floor: the same number of entries through the least a generator must
     do (read YAML with the C loader, validate with one pydantic model, render
     one Jinja template, write one file each), also as a whole process;
-  - the ratio generator / floor, and the cost per entry;
+  - the ratio generator / floor: each run times a build and then a floor back to
+    back, and the ratio is the median of those pairs (with their range), which
+    holds up better than a ratio of medians on a shared, noisy machine;
+  - the cost per entry;
   - incremental rebuild after editing one claim, in-process as `serve` does it.
 """
 
@@ -97,7 +100,7 @@ def main() -> None:
     )
     header = (
         f"{'N':>6} {'entries':>7} {'build s':>8} {'peak MB':>8} {'floor s':>8} {'ratio':>6} "
-        f"{'ms/entry':>9} {'floor ms/e':>10} {'rebuild ms':>10}"
+        f"{'(range)':>11} {'ms/entry':>9} {'floor ms/e':>10} {'rebuild ms':>10}"
     )
     print(header)
     with tempfile.TemporaryDirectory() as scratch:
@@ -105,7 +108,7 @@ def main() -> None:
             root = Path(scratch) / str(n)
             counts = synth.generate(n, root / "content")
             entries = sum(counts.values())
-            builds, floors, peaks = [], [], []
+            builds, floors, peaks, ratios = [], [], [], []
             for _ in range(args.runs):
                 shutil.rmtree(root / "_site", ignore_errors=True)
                 seconds, peak = timed(
@@ -126,12 +129,14 @@ def main() -> None:
                         [sys.executable, "-c", FLOOR, str(root / "content"), str(root / "floor")]
                     )[0]
                 )
+                ratios.append(seconds / floors[-1])
             build_s, floor_s = statistics.median(builds), statistics.median(floors)
             rebuild = incremental(root / "content", root / "_site")
             print(
                 f"{n:>6} {entries:>7} {build_s:>8.2f} {max(peaks) / 1024:>8.0f} {floor_s:>8.2f} "
-                f"{build_s / floor_s:>6.2f} {1000 * build_s / entries:>9.2f} "
-                f"{1000 * floor_s / entries:>10.2f} {1000 * rebuild:>10.0f}"
+                f"{statistics.median(ratios):>6.2f} {f'{min(ratios):.2f}-{max(ratios):.2f}':>11} "
+                f"{1000 * build_s / entries:>9.2f} {1000 * floor_s / entries:>10.2f} "
+                f"{1000 * rebuild:>10.0f}"
             )
     print("peak MB: the largest child process so far (ru_maxrss); it only grows down the table.")
 
