@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import socket
@@ -12,11 +13,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import watchfiles
 from conftest import MINIMAL, REPO, MakeProject, tree
 
-from lowprec_map import pages
+from lowprec_map import pages, serve
 from lowprec_map.pages import PageSpec
 from lowprec_map.pipeline import build
 from lowprec_map.render import Renderer
@@ -319,3 +322,48 @@ def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_p
     dev.write_exports()
     build(project, tmp_path / "full-added")
     assert tree(tmp_path / "dev") == tree(tmp_path / "full-added")
+
+
+def _changes_seen(folder: Path, watcher: serve._NotifyWatcher) -> list[str]:
+    """Start `watcher` on `folder` inside an event loop, save a file there, and return
+    the paths it reported once the task ran."""
+    reported: list[str] = []
+    arrived = watcher._arrived
+
+    async def main() -> None:
+        done = asyncio.Event()
+
+        def record(paths: list[str], callback: Callable[[], object]) -> None:
+            reported.extend(paths)
+            arrived(paths, callback)
+
+        watcher._arrived = record  # type: ignore[method-assign]
+        watcher.watch(str(folder), done.set)
+        watcher.start(watcher.examine)
+        await asyncio.sleep(0.3)  # let the watch begin
+        (folder / "a.yaml").write_text("statement: saved\n")
+        try:
+            await asyncio.wait_for(done.wait(), timeout=10)
+        finally:
+            watcher.stop.set()
+
+    asyncio.run(main())
+    return reported
+
+
+def test_saves_are_noticed_and_a_failing_os_watch_falls_back_to_polling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert str(tmp_path / "a.yaml") in _changes_seen(tmp_path, serve._NotifyWatcher())
+
+    real_watch = watchfiles.watch
+
+    def no_notifications(*paths: str, force_polling: bool | None, **options: Any) -> Any:
+        if not force_polling:
+            raise OSError("OS file watch limit reached")
+        return real_watch(*paths, force_polling=True, poll_delay_ms=50, **options)
+
+    monkeypatch.setattr(watchfiles, "watch", no_notifications)
+    (tmp_path / "b").mkdir()
+    assert str(tmp_path / "b/a.yaml") in _changes_seen(tmp_path / "b", serve._NotifyWatcher())
+    assert "watch limit reached" in capsys.readouterr().err

@@ -252,21 +252,36 @@ class _NotifyWatcher(Watcher):  # type: ignore[misc]
         self._pending: list[str] = []
         self.stop = threading.Event()
 
-    def start(self, callback: Callable[[], None]) -> bool:
+    def start(self, callback: Callable[[], object]) -> bool:
         loop = IOLoop.current()
         paths = list(self._tasks)
-
-        def notify() -> None:
-            changes = watchfiles.watch(
-                *paths, debounce=1000, step=QUIET_MS, stop_event=self.stop, raise_interrupt=False
-            )
-            for batch in changes:
-                loop.add_callback(self._arrived, sorted(path for _, path in batch), callback)
-
-        threading.Thread(target=notify, name="lowprec-map-watch", daemon=True).start()
+        thread = threading.Thread(
+            target=self._watch, args=(paths, loop, callback), name="lowprec-map-watch", daemon=True
+        )
+        thread.start()
         return True
 
-    def _arrived(self, paths: list[str], callback: Callable[[], None]) -> None:
+    def _watch(self, paths: list[str], loop: IOLoop, callback: Callable[[], object]) -> None:
+        # Notifications can fail (say, the OS's limit on watched folders is reached);
+        # then watchfiles polls instead, and the editor is told.
+        for force_polling in (None, True):
+            try:
+                changes = watchfiles.watch(
+                    *paths,
+                    debounce=1000,
+                    step=QUIET_MS,
+                    stop_event=self.stop,
+                    raise_interrupt=False,
+                    force_polling=force_polling,
+                )
+                for batch in changes:
+                    loop.add_callback(self._arrived, sorted(path for _, path in batch), callback)
+                return
+            except Exception as exc:
+                then = "polling instead" if force_polling is None else "saves are not seen"
+                print(f"serve: watching for changes failed ({exc}); {then}", file=sys.stderr)
+
+    def _arrived(self, paths: list[str], callback: Callable[[], object]) -> None:
         self._pending.extend(paths)
         callback()
 
