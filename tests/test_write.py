@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, MakeProject, tree
 
-from lowprec_map import pipeline
+from lowprec_map import parallel, pipeline
 from lowprec_map.errors import ContentError
 from lowprec_map.pipeline import build
 from lowprec_map.write import OutputDirError, check_output_dir, publish
@@ -50,9 +50,12 @@ def test_content_error_leaves_old_site_intact(make_project: MakeProject, tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
 
 
+@pytest.mark.parametrize("threshold", [10_000, 0], ids=["in-process", "forked"])
 def test_crash_while_writing_leaves_old_site_intact(
-    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threshold: int
 ) -> None:
+    """Also when the data files are written by a forked child (its error is raised here)."""
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", threshold)
     project = make_project()
     out = tmp_path / "site"
     build(project, out)
@@ -106,6 +109,6 @@ def test_parallel_rendering_gives_the_same_bytes(
 ) -> None:
     project = make_project()
     build(project, tmp_path / "serial")
-    monkeypatch.setattr(pipeline, "PARALLEL_THRESHOLD", 0)  # fork workers even for a tiny site
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 0)  # fork workers even for a tiny site
     build(project, tmp_path / "parallel")
     assert tree(tmp_path / "serial") == tree(tmp_path / "parallel")

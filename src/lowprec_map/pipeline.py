@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing
-import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
 
 import jinja2
 
@@ -25,6 +22,7 @@ from .exports import bibtex, claims_csv, graphml, map_json, map_schema, robots_t
 from .graph import MapGraph
 from .load import discover, load_file
 from .pages import PageSpec, plan_pages, site_urls
+from .parallel import alongside, in_shares, worth_forking
 from .render import Renderer
 from .rules import check_rules
 from .urls import output_file
@@ -263,7 +261,7 @@ def render_pages(renderer: Renderer, specs: list[PageSpec]) -> list[tuple[str, b
     def render(share: list[PageSpec]) -> list[tuple[str, bytes]]:
         return [(output_file(s.url), renderer.render(s)) for s in share]
 
-    rendered = dict(item for chunk in _in_shares(specs, render) for item in chunk)
+    rendered = dict(item for chunk in in_shares(specs, render) for item in chunk)
     return [(output_file(s.url), rendered[output_file(s.url)]) for s in specs]
 
 
@@ -281,46 +279,11 @@ def render_into(renderer: Renderer, specs: list[PageSpec], staging: Path, previo
         except jinja2.TemplateError as exc:  # converted here: the traceback names the line
             return 0, [template_problem(exc, renderer.templates)]
 
-    results = _in_shares(specs, render_and_write)
+    results = in_shares(specs, render_and_write)
     problems = [p for _, found in results for p in found]
     if problems:
         raise ContentError(problems[:1])  # every share fails alike: one report
     return sum(count for count, _ in results)
-
-
-_Result = TypeVar("_Result")
-PARALLEL_THRESHOLD = 400  # below this, forking costs more than it saves on 2 cores
-_SHARED: tuple[Callable[[list[PageSpec]], object], list[PageSpec], int] | None = None
-
-
-def _in_shares(specs: list[PageSpec], work: Callable[[list[PageSpec]], _Result]) -> list[_Result]:
-    """`work` on interleaved shares of `specs`: one here, the others in forked children.
-
-    Forked children inherit the graph, the compiled templates and `work` itself;
-    only share numbers and results cross the process boundary.
-    """
-    shares = min(os.cpu_count() or 1, 4)
-    if len(specs) < PARALLEL_THRESHOLD or shares < 2 or not _can_fork():
-        return [work(specs)]
-    global _SHARED  # noqa: PLW0603 - read by forked children, which inherit it
-    _SHARED = (work, specs, shares)
-    try:
-        with multiprocessing.get_context("fork").Pool(shares - 1) as pool:
-            children = pool.map_async(_run_share, range(1, shares))
-            mine = work(specs[0::shares])
-            return [mine, *children.get()]
-    finally:
-        _SHARED = None
-
-
-def _run_share(index: int) -> Any:
-    assert _SHARED is not None
-    work, specs, shares = _SHARED
-    return work(specs[index::shares])
-
-
-def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def build(
@@ -344,9 +307,18 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None) -> B
     renderer = Renderer(graph, project.templates, project.static)
     specs = plan_pages(graph)
     with staged(out) as staging:
-        files = render_into(renderer, specs, staging, out)
-        others = {**export_files(graph), **static_files(project)}
-        files += write_files(sorted(others.items()), staging, out)
+
+        def write_pages() -> int:
+            return render_into(renderer, specs, staging, out)
+
+        def write_the_rest() -> int:
+            others = {**export_files(graph), **static_files(project)}
+            return write_files(sorted(others.items()), staging, out)
+
+        if worth_forking(len(specs)):  # the data files are made while the pages are
+            files = alongside(write_the_rest, write_pages)
+        else:
+            files = write_pages() + write_the_rest()
     pages = sum(1 for s in specs if output_file(s.url).endswith(".html"))
     elapsed = time.perf_counter() - started
     return BuildReport(graph.counts(), pages, files, elapsed, result.warnings)
