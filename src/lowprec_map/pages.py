@@ -1,7 +1,11 @@
 """The page plan: every page of the site, its URL, template and typed context.
 
 Each `_..._pages` function documents one page type's context. The plan is
-computed from the graph alone, before anything is rendered.
+computed from the graph alone, before anything is rendered. Each page also
+declares what it can show (`PageSpec.depends`), which is how `serve` redraws
+only the pages a save can change: a template that starts showing something new
+must widen its page's dependencies (tests/test_serve.py checks them against
+full builds).
 """
 
 from __future__ import annotations

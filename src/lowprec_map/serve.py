@@ -4,9 +4,9 @@ The dev server keeps the last good site on disk and in memory. On each save it
 re-checks the content, finds which entries changed, re-renders only the pages
 that depend on them, and writes only files whose bytes differ. While content
 has errors, every HTML request is answered with an error page listing them;
-the next good save brings the pages back. `livereload` does the watching and
-the browser refresh; nothing here is used by `build`, so published builds
-carry no reload script.
+the next good save brings the pages back. watchfiles reports saves,
+`livereload` refreshes the browser; nothing here is used by `build`, so
+published builds carry no reload script.
 """
 
 from __future__ import annotations
