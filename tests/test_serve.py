@@ -22,7 +22,7 @@ from conftest import MINIMAL, REPO, MakeProject, tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lowprec_map import pages, serve
+from lowprec_map import pages, parallel, serve
 from lowprec_map.pages import PageSpec
 from lowprec_map.pipeline import Project, build
 from lowprec_map.render import Renderer
@@ -416,3 +416,37 @@ def test_any_sequence_of_edits_rebuilds_like_a_full_build(sequence: list[int]) -
             assert dev.errors == [], [p.format() for p in dev.errors]
             build(project, root / f"full-{step}")
             assert tree(root / "dev") == tree(root / f"full-{step}"), (step, TOGGLES[index])
+
+
+def _drawn_on_two_saves(root: Path, warm: bool) -> list[int]:
+    """Fragments drawn by each of two saves after a forked first build (warmed or not)."""
+    dev = DevSite(Project(root / "content", REPO / "templates", REPO / "static"), root / "o")
+    dev.rebuild()
+    if warm:
+        dev.warm()
+    assert dev.renderer is not None
+    claim = sorted((root / "content" / "claims").glob("*.yaml"))[0]
+    original, drawn = claim.read_text(), []
+    for text in ("Once.", "Twice."):
+        before = dev.renderer.drawn
+        claim.write_text(original.replace("statement: ", f"statement: {text} ", 1))
+        dev.rebuild()
+        drawn.append(dev.renderer.drawn - before)
+    claim.write_text(original)
+    return drawn
+
+
+def test_warming_spares_the_first_save_the_cards_the_workers_drew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first build draws its cards in forked workers, whose memory is gone."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import synth  # noqa: PLC0415
+
+    synth.generate(150, tmp_path / "content")
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 0)
+    monkeypatch.setattr(parallel, "_cores", lambda: 4)  # this process draws a quarter
+    cold = _drawn_on_two_saves(tmp_path, warm=False)
+    warmed = _drawn_on_two_saves(tmp_path, warm=True)
+    assert cold[0] > 2 * cold[1] > 0  # without warming the first save redraws much
+    assert warmed[0] < cold[0] / 2  # with it, far less

@@ -77,6 +77,7 @@ class Renderer:
         # kept across rebuilds unless the entry or one near it changed.
         self.fragments: dict[str, dict[tuple[str, Placement, tuple[object, ...]], Markup]] = {}
         self.modules: dict[Placement, Any] = {}
+        self.drawn = 0  # fragments drawn (memo misses) since this renderer was made
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
             autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -195,6 +196,7 @@ class Renderer:
             call = getattr(module, macro)
             cached = Markup(call(entry, *args) if entry else call(*args))
             memo[(macro, placement, args)] = cached
+            self.drawn += 1
         return cached
 
     @jinja2.pass_context
