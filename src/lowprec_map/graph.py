@@ -95,9 +95,10 @@ class MapGraph:
         graph._by_type = {}
         for entry in graph._entries.values():
             graph._by_type.setdefault(entry.type, []).append(entry)
-        for index in ("_outgoing", "_sources", "_adjacent", "_edges", "_relation_index"):
-            if index in previous.__dict__:
-                graph.__dict__[index] = previous.__dict__[index]
+        # Every cached property of the graph is an index of its links.
+        for name, attribute in vars(cls).items():
+            if isinstance(attribute, functools.cached_property) and name in previous.__dict__:
+                graph.__dict__[name] = previous.__dict__[name]
         return graph
 
     def _link(self, entry: Entry) -> None:

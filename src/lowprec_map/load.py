@@ -177,9 +177,12 @@ def _ignored(path: Path) -> bool:
     return bool(LITTER.fullmatch(path.name))
 
 
-def load_file(path: Path, kind: str, problems: list[Problem]) -> RawDoc | None:
-    """Parse one file into a RawDoc; on failure append problems and return None."""
-    text = _read_text(path, problems)
+def load_file(
+    path: Path, kind: str, problems: list[Problem], raw: bytes | None = None
+) -> RawDoc | None:
+    """Parse one file (or `raw`, its bytes already read) into a RawDoc; on failure
+    append problems and return None."""
+    text = _read_text(path, problems, raw)
     if text is None:
         return None
     body, body_line = "", 1
@@ -196,8 +199,9 @@ def load_file(path: Path, kind: str, problems: list[Problem]) -> RawDoc | None:
     return RawDoc(path, kind, path.stem, data, positions, body, body_line)
 
 
-def _read_text(path: Path, problems: list[Problem]) -> str | None:
-    raw = path.read_bytes()
+def _read_text(path: Path, problems: list[Problem], raw: bytes | None) -> str | None:
+    if raw is None:
+        raw = path.read_bytes()
     if len(raw) > MAX_FILE_BYTES:
         problems.append(
             Problem(SourcePos(path), f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")

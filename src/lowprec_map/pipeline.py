@@ -157,15 +157,18 @@ def _load_and_validate(path: Path, kind: str, cache: dict[Path, FileResult]) -> 
     stat = path.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)
     cached = cache.get(path)
+    if cached is not None and cached.kind != kind:
+        cached = None
     settled = time.time_ns() - stat.st_mtime_ns > SETTLED_NS
-    if cached is not None and cached.kind == kind and cached.stamp == stamp and settled:
+    if cached is not None and cached.stamp == stamp and settled:
         return cached.result
-    digest = _digest(path)
-    if cached is not None and cached.kind == kind and cached.digest == digest:
+    raw = _read_bytes(path)  # read once: for the digest and, if it changed, for parsing
+    digest = hashlib.blake2b(raw, digest_size=16).digest() if raw is not None else b""
+    if cached is not None and cached.digest == digest:
         cached.stamp = stamp
         return cached.result
     problems: list[Problem] = []
-    doc = load_file(path, kind, problems)
+    doc = load_file(path, kind, problems, raw)
     if doc is None:
         result = ValidateResult([], problems, {f"{kind}:{path.stem}"})
     else:
@@ -175,11 +178,11 @@ def _load_and_validate(path: Path, kind: str, cache: dict[Path, FileResult]) -> 
     return result
 
 
-def _digest(path: Path) -> bytes:
+def _read_bytes(path: Path) -> bytes | None:
     try:
-        return hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+        return path.read_bytes()
     except OSError:
-        return b""  # unreadable: load_file reports it
+        return None  # unreadable: load_file reports it
 
 
 @dataclass

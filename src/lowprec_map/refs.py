@@ -89,19 +89,12 @@ def _is_prose(metadata: list[Any], annotation: Any) -> bool:
 
 
 def refs_of(entry: Entry) -> list[Reference]:
-    """An entry's references; cached per model object (unchanged entries are reused by serve)."""
-    cached = _REFS.get(id(entry.model))
-    if cached is None or cached[0] is not entry.model:
-        found = list(iter_refs(entry.model))
-        found += mentions(entry.body, ("body",))  # a page's Markdown body
-        cached = (entry.model, found)
-        _REFS[id(entry.model)] = cached
-        if len(_REFS) > 200_000:
-            _REFS.clear()
-    return cached[1]
-
-
-_REFS: dict[int, tuple[BaseModel, list[Reference]]] = {}
+    """An entry's references, found once per entry object (serve reuses unchanged ones)."""
+    found = entry.derived.get("refs")
+    if not isinstance(found, list):
+        found = [*iter_refs(entry.model), *mentions(entry.body, ("body",))]  # body: a page's
+        entry.derived["refs"] = found
+    return found
 
 
 def _walk(value: Any, annotation: Any, ref: RefTo | None, loc: Loc) -> Iterator[Reference]:

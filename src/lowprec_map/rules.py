@@ -100,18 +100,12 @@ def _independent_count(dossiers: list[Entry]) -> int:
 
 
 def _authors(entry: Entry) -> frozenset[str]:
-    """A dossier's authors, case-folded; kept per entry object (serve reuses unchanged ones)."""
-    cached = _AUTHORS.get(id(entry))
-    if cached is None or cached[0] is not entry:
+    """A dossier's authors, case-folded once per entry object (serve reuses unchanged ones)."""
+    authors = entry.derived.get("authors")
+    if not isinstance(authors, frozenset):
         assert isinstance(entry.model, Dossier)
-        cached = (entry, frozenset(a.casefold() for a in entry.model.authors))
-        if len(_AUTHORS) > 100_000:
-            _AUTHORS.clear()
-        _AUTHORS[id(entry)] = cached
-    return cached[1]
-
-
-_AUTHORS: dict[int, tuple[Entry, frozenset[str]]] = {}
+        authors = entry.derived["authors"] = frozenset(a.casefold() for a in entry.model.authors)
+    return authors
 
 
 def _conflicts_mutual(graph: MapGraph) -> Iterator[Problem]:

@@ -48,6 +48,9 @@ class Entry:
     loc: Loc = ()
     body: str = ""
     body_line: int = 1
+    # Values later stages derive from this entry alone (its references, its folded
+    # author names), kept as long as the entry: serve reuses unchanged files' entries.
+    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @functools.cached_property
     def key(self) -> str:
