@@ -69,7 +69,7 @@ def timed(command: list[str]) -> tuple[float, int]:
 
 def incremental(content: Path, out: Path) -> float:
     """Median time of the in-process rebuild after editing one claim (as serve does)."""
-    from lowprec_map.pipeline import Project  # noqa: PLC0415
+    from lowprec_map.project import Project  # noqa: PLC0415
     from lowprec_map.serve import DevSite  # noqa: PLC0415
 
     site = DevSite(Project(content, REPO / "templates", REPO / "static"), out)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from lowprec_map.pipeline import Project
+from lowprec_map.project import Project
 
 # CI runs the property tests derandomized, so a red run can be reproduced exactly;
 # local runs explore new examples each time.

@@ -14,7 +14,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from lowprec_map.graph import MapGraph
 from lowprec_map.models import Dossier, EvidenceLabel, Program
-from lowprec_map.pipeline import Project, build, check
+from lowprec_map.pipeline import build, check
+from lowprec_map.project import Project
 
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
 

@@ -16,7 +16,8 @@ from conftest import REPO
 
 from lowprec_map.graph import MapGraph
 from lowprec_map.models import Claim
-from lowprec_map.pipeline import Project, build, check
+from lowprec_map.pipeline import build, check
+from lowprec_map.project import Project
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

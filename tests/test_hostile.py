@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from lowprec_map.errors import Problem
 from lowprec_map.load import load_file, parse_yaml
 from lowprec_map.models import Claim
-from lowprec_map.pipeline import Project, build, check
+from lowprec_map.pipeline import build, check
+from lowprec_map.project import Project
 
 PROBLEM_LINE = re.compile(r"^[^\n]+:\d+:\d+: [^\n]+$")
 FIELDS = [*Claim.model_fields, "id", "sumary", "dossier", "locator", "<<", "label "]

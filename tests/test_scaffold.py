@@ -11,9 +11,10 @@ import yaml
 from conftest import REPO, MakeProject
 
 from lowprec_map.cli import main
-from lowprec_map.load import FOLDERS, SINGLE_FILES, SafeLoader
+from lowprec_map.load import SafeLoader
 from lowprec_map.pipeline import check
-from lowprec_map.scaffold import NEW_TYPES, SCHEMA_MODELS, schema_text
+from lowprec_map.project import FOLDERS, NEW_TYPES, SINGLE_FILES
+from lowprec_map.scaffold import SCHEMA_MODELS, schema_text
 
 
 @pytest.mark.parametrize("type_name", sorted(NEW_TYPES))

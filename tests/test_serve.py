@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from lowprec_map import pages, parallel, serve
 from lowprec_map.pages import PageSpec
-from lowprec_map.pipeline import Project, build
+from lowprec_map.pipeline import build
+from lowprec_map.project import Project
 from lowprec_map.render import Renderer
 from lowprec_map.serve import DevSite
 

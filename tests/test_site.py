@@ -11,7 +11,8 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from conftest import REPO, MakeProject
 
-from lowprec_map.pipeline import Project, build, check
+from lowprec_map.pipeline import build, check
+from lowprec_map.project import Project
 
 
 @pytest.fixture(scope="module")

@@ -15,23 +15,9 @@ import networkx as nx
 from .errors import Problem, SourcePos, suggest
 from .load import Loc
 from .models import PathStep, ReadingPath, Site
+from .project import TYPE_NAMES
 from .refs import Reference, refs_of
 from .validate import Entry
-
-TYPE_NAMES = {
-    "evidence": "evidence label",
-    "group": "perturbation group",
-    "perturbation": "perturbation",
-    "dossier": "dossier",
-    "claim": "claim",
-    "tension": "tension",
-    "failure_mode": "failure mode",
-    "program": "research program",
-    "path": "reading path",
-    "page": "page",
-    "site": "site",
-}
-
 
 EdgeKey = tuple[str, Loc, int | None]  # (relation, where in the source, offset in prose)
 HUB_TYPES = ("evidence:", "perturbation:", "group:", "program:", "site:")

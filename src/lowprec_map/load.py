@@ -7,7 +7,6 @@ becomes a :class:`RawDoc` or yields :class:`Problem` values with a position.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,32 +14,17 @@ from typing import Any
 
 import yaml
 
-from .errors import Problem, SourcePos, suggest
+from .errors import Problem, SourcePos
+from .project import discover
 
 # The C loader is several times faster; the pure-Python one behaves the same.
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
-# Known litter only: a hidden `.draft.yaml` is reported, not silently skipped.
-LITTER = re.compile(r"\.DS_Store|Thumbs\.db|\.git.*|\.#.*|.*~|\..*\.sw[a-p]|#.*#")
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 50_000  # bounds alias expansion ("billion laughs") per file
 STR_TAG = "tag:yaml.org,2002:str"
 _MERGE = object()  # stands for a '<<' key
 MAX_DEPTH = 64  # content is shallow; deeper input is hostile and would exhaust the stack
-
-# file name -> entry type, for the files that hold one special entry or a list.
-SINGLE_FILES = {"site.yaml": "site", "evidence.yaml": "evidence", "taxonomy.yaml": "taxonomy"}
-# folder -> (entry type, file suffix): one entry per file, file name = id.
-FOLDERS = {
-    "dossiers": ("dossier", ".yaml"),
-    "claims": ("claim", ".yaml"),
-    "tensions": ("tension", ".yaml"),
-    "failure_modes": ("failure_mode", ".yaml"),
-    "programs": ("program", ".yaml"),
-    "paths": ("path", ".yaml"),
-    "pages": ("page", ".md"),
-}
 
 Loc = tuple[str | int, ...]
 
@@ -107,74 +91,6 @@ def load_content(root: Path) -> LoadResult:
         else:
             result.unreadable.add(f"{kind}:{path.stem}")
     return result
-
-
-def discover(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
-    """Map each file under `root` to its entry type; unexpected files are errors."""
-    found: list[tuple[Path, str]] = []
-    known = [*SINGLE_FILES, *FOLDERS]
-    for child in sorted(root.iterdir()):
-        if _ignored(child):
-            continue
-        if child.is_file() and child.name in SINGLE_FILES:
-            found.append((child, SINGLE_FILES[child.name]))
-        elif child.is_dir() and child.name in FOLDERS:
-            found.extend(_discover_folder(child, *FOLDERS[child.name], problems))
-        else:
-            message = f"unexpected {'folder' if child.is_dir() else 'file'} '{child.name}'"
-            problems.append(Problem(SourcePos(child), message + suggest(child.name, known)))
-    return found
-
-
-def _discover_folder(
-    folder: Path, kind: str, suffix: str, problems: list[Problem]
-) -> list[tuple[Path, str]]:
-    found = []
-    # scandir knows each entry's kind without a stat call per file (this runs on every save).
-    with os.scandir(folder) as listing:
-        children = sorted((child.name, child.is_file()) for child in listing)
-    prefix = f"{folder}/"
-    for name, is_file in children:
-        if LITTER.fullmatch(name):
-            continue
-        path = _path(prefix + name)
-        stem, dot, extension = name.rpartition(".")
-        if not is_file or f"{dot}{extension}" != suffix or not stem:
-            problems.append(Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/"))
-        elif not SLUG.fullmatch(stem):
-            problems.append(
-                Problem(
-                    SourcePos(path),
-                    f"file name '{stem}' is not a valid id: use lowercase letters, "
-                    "digits and hyphens, starting with a letter or digit",
-                )
-            )
-        else:
-            found.append((path, kind))
-    return found
-
-
-def _path(name: str) -> Path:
-    """The same Path object for the same file on every call.
-
-    `serve` discovers every file on each save; a Path made afresh parses its
-    parts and hashes its text again, a reused one has both cached.
-    """
-    path = _PATHS.get(name)
-    if path is None:
-        if len(_PATHS) > MAX_CACHED_PATHS:
-            _PATHS.clear()
-        path = _PATHS[name] = Path(name)
-    return path
-
-
-_PATHS: dict[str, Path] = {}
-MAX_CACHED_PATHS = 200_000
-
-
-def _ignored(path: Path) -> bool:
-    """Editor, OS and VCS litter. Any other file is content or an error, never skipped."""
-    return bool(LITTER.fullmatch(path.name))
 
 
 def load_file(

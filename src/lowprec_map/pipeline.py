@@ -20,36 +20,15 @@ import jinja2
 from .errors import ContentError, Problem, Severity, SourcePos
 from .exports import bibtex, claims_csv, graphml, map_json, map_schema, robots_txt
 from .graph import MapGraph
-from .load import discover, load_file
+from .load import load_file
 from .pages import PageSpec, plan_pages, site_urls
 from .parallel import alongside, in_shares, worth_forking
+from .project import Project, discover
 from .render import Renderer
 from .rules import check_rules
 from .urls import output_file
 from .validate import ValidateResult, missing_required, validate_doc
-from .write import check_output_dir, staged, write_files
-
-
-@dataclass(frozen=True)
-class Project:
-    """Where a site's content, templates and static assets live."""
-
-    content: Path
-    templates: Path
-    static: Path
-
-    @classmethod
-    def beside(cls, content: Path) -> Project:
-        """templates/ and static/ next to content/, else those of the working directory."""
-        root = content.parent if (content.parent / "templates").is_dir() else Path()
-        return cls(content, root / "templates", root / "static")
-
-    def missing_theme(self) -> str | None:
-        """A message when the templates or static folder is missing, else None."""
-        for name, folder in (("templates", self.templates), ("static", self.static)):
-            if not folder.is_dir():
-                return f"{name} folder not found: {folder}"
-        return None
+from .write import PreparedStaging, check_output_dir, staged, write_files
 
 
 @dataclass
@@ -290,16 +269,29 @@ def render_into(renderer: Renderer, specs: list[PageSpec], staging: Path, previo
 
 
 def build(
-    project: Project, out: Path, strict: bool = False, base_url: str | None = None
+    project: Project,
+    out: Path,
+    strict: bool = False,
+    base_url: str | None = None,
+    prepared: PreparedStaging | None = None,
 ) -> BuildReport:
-    """Check, render and publish; raises ContentError and leaves `out` untouched on error."""
+    """Check, render and publish; raises ContentError and leaves `out` untouched on error.
+
+    With `prepared` (see write.prepared_staging), the pages go into its folder.
+    """
     with collector_paused():  # a build's garbage is freed at its end
-        return _build(project, out, strict, base_url)
+        return _build(project, out, strict, base_url, prepared)
 
 
-def _build(project: Project, out: Path, strict: bool, base_url: str | None) -> BuildReport:
+def _build(
+    project: Project,
+    out: Path,
+    strict: bool,
+    base_url: str | None,
+    prepared: PreparedStaging | None,
+) -> BuildReport:
     started = time.perf_counter()
-    check_output_dir(out, [project.content, project.templates, project.static, Path.cwd()])
+    check_output_dir(out, project.protected)
     result = check(project.content)
     blocking = result.problems if strict else result.errors
     if blocking:
@@ -309,7 +301,7 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None) -> B
         graph.override_base_url(base_url)
     renderer = Renderer(graph, project.templates, project.static)
     specs = plan_pages(graph)
-    with staged(out) as staging:
+    with staged(out, prepared) as staging:
 
         def write_pages() -> int:
             return render_into(renderer, specs, staging, out)
@@ -322,6 +314,8 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None) -> B
             files = alongside(write_the_rest, write_pages)
         else:
             files = write_pages() + write_the_rest()
+        if prepared is not None:
+            prepared.settle({output_file(s.url) for s in specs})
     pages = sum(1 for s in specs if output_file(s.url).endswith(".html"))
     elapsed = time.perf_counter() - started
     return BuildReport(graph.counts(), pages, files, elapsed, result.warnings)

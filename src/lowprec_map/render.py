@@ -22,8 +22,9 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .exports import claim_bibtex, dossier_bibtex
 from .fields import MENTION
-from .graph import TYPE_NAMES, MapGraph
+from .graph import MapGraph
 from .pages import PageSpec
+from .project import TYPE_NAMES
 from .urls import asset_url, entry_url, is_safe_link, output_file, relative
 from .validate import Entry
 from .views import (

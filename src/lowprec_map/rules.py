@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from .errors import Problem, Severity, SourcePos
-from .graph import TYPE_NAMES, MapGraph
+from .graph import MapGraph
 from .models import Claim, Dossier, EvidenceLabel, FailureMode, ReadingPath, Tension
+from .project import TYPE_NAMES
 from .validate import Entry
 
 # Top-level URL segments the generator owns; a page id must not take one.

@@ -19,10 +19,8 @@ from pydantic import BaseModel
 
 from .exports import map_schema
 from .graph import MapGraph
-from .load import FOLDERS, SLUG
 from .models import ENTRY_MODELS, EvidenceFile, EvidenceLabel, Model, Site, TaxonomyFile
-
-SCHEMA_DIR = "schemas"
+from .project import FOLDERS, NEW_TYPES, SCHEMA_DIR, SLUG
 
 # Schema file name -> model: one per content file type.
 SCHEMA_MODELS: dict[str, type[Model]] = {
@@ -31,9 +29,6 @@ SCHEMA_MODELS: dict[str, type[Model]] = {
     "taxonomy": TaxonomyFile,
     **{kind: ENTRY_MODELS[kind] for kind, _ in FOLDERS.values()},
 }
-
-# Command-line type name -> entry type ("failure-mode" reads better than "failure_mode").
-NEW_TYPES = {kind.replace("_", "-"): kind for kind, _ in FOLDERS.values()}
 
 
 class ScaffoldError(Exception):

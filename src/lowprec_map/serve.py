@@ -35,13 +35,13 @@ from .graph import MapGraph
 from .pages import MEMBERSHIP, plan_pages
 from .pipeline import (
     ContentCache,
-    Project,
     check,
     collector_paused,
     export_files,
     render_site,
     template_problem,
 )
+from .project import Project
 from .render import Renderer
 from .write import check_output_dir
 
@@ -319,7 +319,8 @@ class _DevServer(Server):  # type: ignore[misc]
 
 def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Build, then serve `out` with live reload until interrupted."""
-    check_output_dir(out, [project.content, project.templates, project.static, Path.cwd()])
+    gc.enable()  # a server runs for hours; `run` turns the collector off for one-shot commands
+    check_output_dir(out, project.protected)
     site = DevSite(project, out)
     started = time.perf_counter()
     site.load_existing()

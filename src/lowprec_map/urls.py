@@ -9,9 +9,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .validate import Entry
+from .project import FOLDERS
+
+if TYPE_CHECKING:  # only for annotations: `build` imports this module before anything heavy
+    from .validate import Entry
 
 # Entry type -> URL folder. Types without a folder have no page of their own.
 TYPE_FOLDERS = {
@@ -28,17 +33,32 @@ _SAFE_URL = re.compile(r"^(https?://[^\s]+|[#./a-zA-Z0-9_][^\s:]*)$")
 
 def entry_url(entry: Entry) -> str:
     """Site-relative URL of an entry's page (or of its anchor on a listing)."""
-    if entry.type in TYPE_FOLDERS:
-        return f"{TYPE_FOLDERS[entry.type]}/{entry.id}/"
-    if entry.type == "page":
-        return f"{entry.id}/"
-    if entry.type == "evidence":
-        return f"claims/label/{entry.id}/"
-    if entry.type == "perturbation":
-        return f"dossiers/#perturbation-{entry.id}"
-    if entry.type == "group":
-        return f"dossiers/#group-{entry.id}"
+    return url_of(entry.type, entry.id)
+
+
+def url_of(entry_type: str, entry_id: str) -> str:
+    """Site-relative URL of the page (or listing anchor) of an entry of this type and id."""
+    if entry_type in TYPE_FOLDERS:
+        return f"{TYPE_FOLDERS[entry_type]}/{entry_id}/"
+    if entry_type == "page":
+        return f"{entry_id}/"
+    if entry_type == "evidence":
+        return f"claims/label/{entry_id}/"
+    if entry_type == "perturbation":
+        return f"dossiers/#perturbation-{entry_id}"
+    if entry_type == "group":
+        return f"dossiers/#group-{entry_id}"
     return ""
+
+
+def page_folders(files: Iterable[tuple[Path, str]]) -> list[str]:
+    """The folders the pages of these content files will be written to, known from file
+    names alone: in a folder of one entry per file, an entry's id is its file name."""
+    urls = (url_of(kind, path.stem) for path, kind in files if kind in _ONE_PER_FILE)
+    return [url[:-1] for url in urls if url.endswith("/")]
+
+
+_ONE_PER_FILE = {kind for kind, _ in FOLDERS.values()}
 
 
 def output_file(url: str) -> str:
