@@ -143,7 +143,12 @@ class Renderer:
     def render(self, spec: PageSpec) -> bytes:
         """Render one planned page to bytes."""
         template = self.env.get_template(spec.template)
-        text = template.render(page=spec, page_file=output_file(spec.url), **spec.variables())
+        page_file, variables = output_file(spec.url), spec.variables()
+        # The macros come made for the page's placement: a template importing them
+        # `with context` ran the whole macro file again for every page.
+        root = variables.get("absolute_root")
+        macros = self._macros((page_file.count("/"), root if isinstance(root, str) else None))
+        text = template.render(page=spec, page_file=page_file, macros=macros, **variables)
         return text.encode("utf-8")
 
     @jinja2.pass_context
@@ -188,17 +193,21 @@ class Renderer:
             memo = self.fragments[key] = {}
         cached = memo.get((macro, placement, args))
         if cached is None:
-            module = self.modules.get(placement)
-            if module is None:
-                depth, root = placement
-                template = self.env.get_template("partials/macros.html")
-                variables = {"page_file": "x/" * depth + "x", "absolute_root": root}
-                module = self.modules[placement] = template.make_module(variables)
-            call = getattr(module, macro)
+            call = getattr(self._macros(placement), macro)
             cached = Markup(call(entry, *args) if entry else call(*args))
             memo[(macro, placement, args)] = cached
             self.drawn += 1
         return cached
+
+    def _macros(self, placement: Placement) -> Any:
+        """partials/macros.html as a module whose links are made for `placement`."""
+        module = self.modules.get(placement)
+        if module is None:
+            depth, root = placement
+            template = self.env.get_template("partials/macros.html")
+            variables = {"page_file": "x/" * depth + "x", "absolute_root": root}
+            module = self.modules[placement] = template.make_module(variables)
+        return module
 
     @jinja2.pass_context
     def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
