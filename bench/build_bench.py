@@ -4,7 +4,8 @@
 
 For each N it generates synthetic content (bench/synth.py, seed 0) and prints,
 as medians of --runs runs:
-  - cold build: `python build.py` as a whole process (time and peak memory);
+  - cold build: `python build.py` as a whole process (time, peak memory, and CPU
+    time with its forked children), after writing the package's bytecode;
   - the floor: the same number of entries through the least a generator must
     do (read YAML with the C loader, validate with one pydantic model, render
     one Jinja template, write one file each), also as a whole process;
@@ -18,6 +19,7 @@ as medians of --runs runs:
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import platform
 import resource
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,14 +60,29 @@ for path in sorted(content.glob("*/*.yaml")):
 """
 
 
-def timed(command: list[str]) -> tuple[float, int]:
-    """Wall time and peak RSS (KB) of a whole process."""
+def timed(command: list[str]) -> tuple[float, int, float]:
+    """Wall time, peak RSS (KB) and CPU time (user + system, with its forked
+    children) of a whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         raise SystemExit(result.stderr[-2000:])
-    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, after.ru_maxrss, cpu
+
+
+def compile_package() -> None:
+    """Write the package's bytecode first, as `pip install` does for an installed one.
+
+    An editable install writes it on first import, unless PYTHONDONTWRITEBYTECODE
+    is set (it is on some CI machines, this one included): then every timed build
+    would compile the generator's modules again (~40 ms) while the floor's
+    libraries come precompiled.
+    """
+    compileall.compile_dir(str(REPO / "src"), quiet=1)
 
 
 def incremental(content: Path, out: Path) -> float:
@@ -90,55 +108,79 @@ def incremental(content: Path, out: Path) -> float:
     return statistics.median(times)
 
 
+@dataclass
+class Row:
+    """One N's figures: medians over the runs, ratios of back-to-back pairs."""
+
+    entries: int
+    build_s: float
+    floor_s: float
+    build_cpu: float
+    floor_cpu: float
+    peak_kb: int
+    ratios: list[float]
+    rebuild_s: float
+
+
+def measure(n: int, root: Path, runs: int) -> Row:
+    """Generate N entries under `root`, then time `runs` build/floor pairs and the rebuild."""
+    entries = sum(synth.generate(n, root / "content").values())
+    content, site, floor = str(root / "content"), root / "_site", root / "floor"
+    builds, floors, ratios = [], [], []
+    for _ in range(runs):
+        shutil.rmtree(site, ignore_errors=True)
+        build = timed(
+            [sys.executable, str(REPO / "build.py"), "--content", content, "--out", str(site)]
+        )
+        shutil.rmtree(floor, ignore_errors=True)
+        bottom = timed([sys.executable, "-c", FLOOR, content, str(floor)])
+        builds.append(build)
+        floors.append(bottom)
+        ratios.append(build[0] / bottom[0])
+    return Row(
+        entries,
+        statistics.median(b[0] for b in builds),
+        statistics.median(f[0] for f in floors),
+        statistics.median(b[2] for b in builds),
+        statistics.median(f[2] for f in floors),
+        max(b[1] for b in builds),
+        ratios,
+        incremental(root / "content", site),
+    )
+
+
+COLUMNS = (
+    f"{'N':>6} {'build s':>8} {'peak MB':>8} {'floor s':>8} {'ratio':>6} {'(range)':>11} "
+    f"{'build CPU':>9} {'floor CPU':>9} {'ms/entry':>9} {'floor ms/e':>10} {'rebuild ms':>10}"
+)
+
+
+def row_text(n: int, row: Row) -> str:
+    """The row under COLUMNS."""
+    spread = f"{min(row.ratios):.2f}-{max(row.ratios):.2f}"
+    return (
+        f"{n:>6} {row.build_s:>8.2f} {row.peak_kb / 1024:>8.0f} {row.floor_s:>8.2f} "
+        f"{statistics.median(row.ratios):>6.2f} {spread:>11} {row.build_cpu:>9.2f} "
+        f"{row.floor_cpu:>9.2f} {1000 * row.build_s / row.entries:>9.2f} "
+        f"{1000 * row.floor_s / row.entries:>10.2f} {1000 * row.rebuild_s:>10.0f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    compile_package()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     )
-    header = (
-        f"{'N':>6} {'entries':>7} {'build s':>8} {'peak MB':>8} {'floor s':>8} {'ratio':>6} "
-        f"{'(range)':>11} {'ms/entry':>9} {'floor ms/e':>10} {'rebuild ms':>10}"
-    )
-    print(header)
+    print(COLUMNS)
     with tempfile.TemporaryDirectory() as scratch:
         for n in args.sizes:
-            root = Path(scratch) / str(n)
-            counts = synth.generate(n, root / "content")
-            entries = sum(counts.values())
-            builds, floors, peaks, ratios = [], [], [], []
-            for _ in range(args.runs):
-                shutil.rmtree(root / "_site", ignore_errors=True)
-                seconds, peak = timed(
-                    [
-                        sys.executable,
-                        str(REPO / "build.py"),
-                        "--content",
-                        str(root / "content"),
-                        "--out",
-                        str(root / "_site"),
-                    ]
-                )
-                builds.append(seconds)
-                peaks.append(peak)
-                shutil.rmtree(root / "floor", ignore_errors=True)
-                floors.append(
-                    timed(
-                        [sys.executable, "-c", FLOOR, str(root / "content"), str(root / "floor")]
-                    )[0]
-                )
-                ratios.append(seconds / floors[-1])
-            build_s, floor_s = statistics.median(builds), statistics.median(floors)
-            rebuild = incremental(root / "content", root / "_site")
-            print(
-                f"{n:>6} {entries:>7} {build_s:>8.2f} {max(peaks) / 1024:>8.0f} {floor_s:>8.2f} "
-                f"{statistics.median(ratios):>6.2f} {f'{min(ratios):.2f}-{max(ratios):.2f}':>11} "
-                f"{1000 * build_s / entries:>9.2f} {1000 * floor_s / entries:>10.2f} "
-                f"{1000 * rebuild:>10.0f}"
-            )
-    print("peak MB: the largest child process so far (ru_maxrss); it only grows down the table.")
+            print(row_text(n, measure(n, Path(scratch) / str(n), args.runs)), flush=True)
+    print("peak MB: the largest process so far (ru_maxrss only grows: give sizes in rising order).")
+    print("CPU: user + system seconds of the whole process and its forked children, median.")
 
 
 if __name__ == "__main__":
