@@ -16,6 +16,7 @@ from lowprec_map.errors import ContentError
 from lowprec_map.pipeline import build
 from lowprec_map.write import (
     OutputDirError,
+    PreparedStaging,
     check_output_dir,
     prepared_staging,
     publish,
@@ -189,3 +190,16 @@ def test_the_cli_imports_nothing_heavy_before_the_early_folders() -> None:
     command = [sys.executable, "-c", code]
     result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_settling_removes_an_unused_folder_the_child_left_without_its_file(
+    tmp_path: Path,
+) -> None:
+    """The child stops at the first unexpected failure, so a folder may lack its empty file."""
+    staging = tmp_path / "staging"
+    (staging / "claims" / "ghost").mkdir(parents=True)
+    (staging / "claims" / "kept").mkdir()
+    (staging / "claims" / "kept" / "index.html").write_bytes(b"<p>kept</p>")
+    prepared = PreparedStaging(staging, ["claims/ghost", "claims/kept"], with_files=True)
+    prepared.settle({"claims/kept/index.html"})
+    assert _folders(staging) == ["claims", "claims/kept"]

@@ -103,9 +103,10 @@ class PreparedStaging:
         for folder in self.folders:
             if f"{folder}/index.html" in pages:
                 continue
-            with contextlib.suppress(OSError):
-                if self.with_files:
+            if self.with_files:
+                with contextlib.suppress(FileNotFoundError):  # the child may have stopped early
                     os.unlink(self.path / folder / "index.html")
+            with contextlib.suppress(OSError):
                 os.rmdir(self.path / folder)  # fails, as it should, if something else is there
         self.settled = True
 
