@@ -118,3 +118,18 @@ def test_template_error_names_the_template_line(make_project: MakeProject, tmp_p
     )
     assert f"templates/page.html:{line}:1: template error:" in result.stderr
     assert "no_such_field" in result.stderr
+
+
+def test_an_unwritable_output_folder_is_an_error_not_a_traceback(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    project = make_project()
+    (tmp_path / "a-file").write_text("not a folder")
+    theme = ["--templates", str(project.templates), "--static", str(project.static)]
+    result = run_cli("--content", "content", *theme, "--out", "a-file/site", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("lowprec-map: error: File exists: ")  # a-file is no folder
+    assert str(tmp_path / "a-file") in result.stderr
+    assert result.stderr.rstrip().endswith("; a-file/site left unchanged")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "content"]

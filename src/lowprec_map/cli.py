@@ -148,7 +148,11 @@ def _serve(project: Project, out: Path, host: str, port: int) -> int:
         print(f"lowprec-map: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:
-        print(f"lowprec-map: error: cannot serve on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        if exc.filename:  # the output folder, not the address
+            print(f"lowprec-map: error: {exc.strerror}: {exc.filename}", file=sys.stderr)
+        else:
+            message = f"cannot serve on {host}:{port}: {exc.strerror}"
+            print(f"lowprec-map: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
 
@@ -173,6 +177,11 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None = Non
         _print_problems(exc.problems)
         print(_failure_line(exc.problems) + f"; {out} left unchanged", file=sys.stderr)
         return EXIT_CONTENT
+    except OSError as exc:  # the output folder cannot be written: no room, no permission, ...
+        where = f": {exc.filename}" if exc.filename else ""
+        reason = exc.strerror or str(exc)
+        print(f"lowprec-map: error: {reason}{where}; {out} left unchanged", file=sys.stderr)
+        return EXIT_USAGE
     _print_problems(report.warnings)
     print(
         f"built {report.pages} pages ({report.files} files) from {_counts_text(report.counts)} "
