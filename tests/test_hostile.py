@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import signal
@@ -221,9 +222,38 @@ def test_build_killed_while_writing_leaves_the_old_site_whole(tmp_path: Path) ->
     claim.write_text(claim.read_text().replace("statement: ", "statement: Changed. ", 1))
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".site.new-*/claims")) and time.monotonic() < deadline:
+    # A page in the staging folder (the early folders come first, pages only once rendered).
+    while not list(tmp_path.glob(".site.new-*/claims/*/index.html")):
+        assert time.monotonic() < deadline and process.poll() is None, "no page seen"
         time.sleep(0.002)
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert list(tmp_path.glob(".site.new-*")), "the build was not caught while writing"
     assert tree(out) == before
+
+
+def test_ctrl_c_while_writing_is_one_line_and_leaves_the_old_site_whole(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group, workers included) while pages are written."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import synth  # noqa: PLC0415
+
+    synth.generate(600, tmp_path / "content")  # enough pages for forked workers
+    out = tmp_path / "site"
+    content = str(tmp_path / "content")
+    command = [sys.executable, str(REPO / "build.py"), "--content", content, "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+    before = tree(out)
+    claim = sorted((tmp_path / "content/claims").glob("*.yaml"))[0]
+    claim.write_text(claim.read_text().replace("statement: ", "statement: Changed. ", 1))
+    process = subprocess.Popen(
+        command, cwd=REPO, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".site.new-*/claims/*/index.html")):
+        assert time.monotonic() < deadline and process.poll() is None, "no page seen"
+        time.sleep(0.002)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert (process.returncode, stderr) == (130, "lowprec-map: interrupted\n")
+    assert tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]

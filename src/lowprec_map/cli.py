@@ -1,6 +1,7 @@
 """Command line: the only module that prints and picks exit codes.
 
-Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage errors.
+Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage errors,
+130 interrupted (Ctrl-C).
 
 This module imports only light modules at the top. The stages' libraries
 (pydantic models, networkx, Jinja, markdown-it) take ~0.3 s to import, and
@@ -28,6 +29,7 @@ from .urls import page_folders
 from .write import OutputDirError, check_output_dir, prepared_staging
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 SUMMARY_TYPES = (
     "dossier",
     "claim",
@@ -230,7 +232,11 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     (tests, embedding) `main` returns normally.
     """
     gc.disable()
-    code = main(argv)
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: the stages' own cleanup has already run
+        print("lowprec-map: interrupted", file=sys.stderr)
+        code = EXIT_INTERRUPTED
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -55,11 +56,17 @@ def _forked(work: Callable[[int], object], processes: int) -> Iterator[Any]:
     global _CHILD_WORK  # noqa: PLW0603 - read by forked children, which inherit it
     _CHILD_WORK = work
     try:
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(processes, initializer=_ignore_interrupts) as pool:
             _CHILD_WORK = None  # the children have their copy
             yield pool
     finally:
         _CHILD_WORK = None
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C is for this process, which stops the workers; they would each print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_child(index: int) -> object:
