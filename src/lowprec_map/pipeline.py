@@ -291,7 +291,8 @@ def _build(
     prepared: PreparedStaging | None,
 ) -> BuildReport:
     started = time.perf_counter()
-    check_output_dir(out, project.protected)
+    if prepared is None:  # a prepared folder was made beside an output folder already checked
+        check_output_dir(out, project.protected)
     result = check(project.content)
     blocking = result.problems if strict else result.errors
     if blocking:

@@ -146,8 +146,7 @@ class Renderer:
         page_file, variables = output_file(spec.url), spec.variables()
         # The macros come made for the page's placement: a template importing them
         # `with context` ran the whole macro file again for every page.
-        root = variables.get("absolute_root")
-        macros = self._macros((page_file.count("/"), root if isinstance(root, str) else None))
+        macros = self._macros(_placement_of(page_file, variables.get("absolute_root")))
         text = template.render(page=spec, page_file=page_file, macros=macros, **variables)
         return text.encode("utf-8")
 
@@ -227,7 +226,11 @@ class Renderer:
 def _placement(context: jinja2.runtime.Context) -> Placement:
     """What a fragment's links depend on: the page's folder depth, and on the 404
     page (served at any depth) the absolute root its links start from."""
-    return str(context["page_file"]).count("/"), context.get("absolute_root")
+    return _placement_of(str(context["page_file"]), context.get("absolute_root"))
+
+
+def _placement_of(page_file: str, absolute_root: object) -> Placement:
+    return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:

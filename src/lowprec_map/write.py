@@ -127,8 +127,9 @@ class PreparedStaging:
 def prepared_staging(out: Path, folders: list[str]) -> Iterator[PreparedStaging]:
     """A staging folder beside `out` whose page `folders` a forked child starts making.
 
-    Pass it to `staged`; if the build fails before it gets there (content
-    errors), the child is stopped and the folder removed here.
+    Check `out` with `check_output_dir` first. Pass the result to `staged`; if the
+    build fails before it gets there (content errors), the child is stopped and
+    the folder removed here.
     """
     out = out.absolute()
     prepared = PreparedStaging(_new_staging(out), folders, with_files=not out.is_dir())
