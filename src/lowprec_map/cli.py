@@ -3,18 +3,11 @@
 Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage errors,
 130 interrupted (Ctrl-C).
 
-This module imports only light modules at the top. The stages' libraries
-(pydantic models, networkx, Jinja, markdown-it) take ~0.3 s to import, and
-`build` starts creating the output folders in a forked child before importing
-them (see write.prepared_staging), so each command imports what it needs when
-it runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import os
 import re
 import sys
 import time
@@ -23,24 +16,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .errors import ContentError, Problem, problems_json
-from .project import NEW_TYPES, SCHEMA_DIR, TYPE_NAMES, Project, discover
-from .urls import page_folders
-from .write import OutputDirError, check_output_dir, prepared_staging
+from lowprec_map.content.check import check
+from lowprec_map.content.project import SCHEMA_DIR, Project
+from lowprec_map.dev.scaffold import ScaffoldError, new_entry, write_schemas
+from lowprec_map.errors import ContentError, Problem, problems_json
+from lowprec_map.output.write import OutputDirError
+from lowprec_map.pipeline import build
+from lowprec_map.registry import BY_SLUG, PAGE_TYPES, type_name
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-SUMMARY_TYPES = (
-    "dossier",
-    "claim",
-    "evidence",
-    "tension",
-    "failure_mode",
-    "program",
-    "path",
-    "perturbation",
-    "page",
-)
+# What the summary line counts: the entries with pages, then the vocabularies.
+SUMMARY_TYPES = (*(t.name for t in PAGE_TYPES), "evidence", "perturbation")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -65,7 +52,7 @@ def make_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     new_cmd = commands.add_parser("new", help="scaffold an entry that validates as written")
     new_cmd.add_argument(
-        "type", choices=sorted(NEW_TYPES), metavar="TYPE", help=", ".join(sorted(NEW_TYPES))
+        "type", choices=sorted(BY_SLUG), metavar="TYPE", help=", ".join(sorted(BY_SLUG))
     )
     new_cmd.add_argument("id", metavar="ID", help="the new entry's id (a slug)")
     new_cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
@@ -87,8 +74,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; returns the exit code."""
     args = make_parser().parse_args(argv)
     if args.command == "schema":
-        from .scaffold import write_schemas  # noqa: PLC0415 - see the module docstring
-
         for path in write_schemas(args.out):
             print(path)
         return EXIT_OK
@@ -110,8 +95,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(project: Project, strict: bool, output_format: str) -> int:
-    from .pipeline import check  # noqa: PLC0415 - see the module docstring
-
     started = time.perf_counter()
     result = check(project.content)
     failed = bool(result.errors or (strict and result.warnings))
@@ -128,9 +111,6 @@ def _check(project: Project, strict: bool, output_format: str) -> int:
 
 
 def _new(content: Path, type_name: str, entry_id: str) -> int:
-    from .pipeline import check  # noqa: PLC0415 - see the module docstring
-    from .scaffold import ScaffoldError, new_entry  # noqa: PLC0415
-
     result = check(content)
     try:
         path = new_entry(result.graph, content, type_name, entry_id)
@@ -142,7 +122,7 @@ def _new(content: Path, type_name: str, entry_id: str) -> int:
 
 
 def _serve(project: Project, out: Path, host: str, port: int) -> int:
-    from .serve import serve  # noqa: PLC0415 - tornado loads only for the dev server
+    from lowprec_map.dev.serve import serve  # noqa: PLC0415 - tornado loads only for the dev server
 
     try:
         serve(project, out, host, port)
@@ -167,11 +147,7 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None = Non
         )
         return EXIT_USAGE
     try:
-        check_output_dir(out, project.protected)
-        with prepared_staging(out, _page_folders(project.content)) as prepared:
-            from .pipeline import build  # noqa: PLC0415 - after the child has started
-
-            report = build(project, out, strict, base_url, prepared)
+        report = build(project, out, strict, base_url)
     except OutputDirError as exc:
         print(f"lowprec-map: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -192,15 +168,6 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None = Non
     return EXIT_OK
 
 
-def _page_folders(content: Path) -> list[str]:
-    """Where the entries' pages will go, from file names alone; what is wrong with the
-    content is for the build to report, so nothing is reported here."""
-    try:
-        return page_folders(discover(content, []))
-    except OSError:
-        return []
-
-
 def _print_problems(problems: list[Problem]) -> None:
     for problem in problems:
         print(problem.format(), file=sys.stderr)
@@ -215,31 +182,20 @@ def _failure_line(problems: list[Problem]) -> str:
 def _counts_text(counts: Counter[str]) -> str:
     parts = []
     for entry_type in SUMMARY_TYPES:
-        name = TYPE_NAMES[entry_type]
+        name = type_name(entry_type)
         n = counts.get(entry_type, 0)
         parts.append(f"{n} {name}{'' if n == 1 else 's'}")
     return ", ".join(parts)
 
 
 def run(argv: Sequence[str] | None = None) -> NoReturn:
-    """The console entry point: `main`, then exit without tearing the heap down.
-
-    A build of 10 000 entries leaves ~400 MB of objects that the interpreter
-    would free one by one on exit (0.7 s) only for the OS to drop them anyway.
-    For the same reason the cyclic collector stays off (`serve` turns it on):
-    a build pauses it, and the first collection after the pause walks every
-    object the build made (0.1 s at 1 000 entries). Outside this function
-    (tests, embedding) `main` returns normally.
-    """
-    gc.disable()
+    """The console entry point: `main`, with Ctrl-C as one line and exit code 130."""
     try:
         code = main(argv)
-    except KeyboardInterrupt:  # Ctrl-C: the stages' own cleanup has already run
+    except KeyboardInterrupt:  # the stages' own cleanup has already run
         print("lowprec-map: interrupted", file=sys.stderr)
         code = EXIT_INTERRUPTED
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,16 +10,17 @@ import csv
 import io
 import json
 import re
-from html import escape
 from typing import Any
 
+import networkx as nx
 from pydantic import BaseModel, Field
 
-from .graph import MapGraph
-from .models import Claim, Dossier
-from .urls import entry_url
-from .validate import Entry
-from .views import entry_title
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.schema.entries import Claim, Dossier
+from lowprec_map.schema.frame import Site
+from lowprec_map.site.urls import entry_url
+from lowprec_map.site.views import entry_title
 
 MAP_JSON_VERSION = "1.0"
 
@@ -64,7 +65,7 @@ def map_schema() -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
-def map_json(graph: MapGraph) -> bytes:
+def map_json(graph: MapGraph, base_url: str) -> bytes:
     """Every entry (its YAML fields, resolved references, backlinks) and every edge.
 
     Built as plain data in the shape of `MapData` (validating thousands of nested
@@ -89,7 +90,7 @@ def map_json(graph: MapGraph) -> bytes:
         "$schema": "map.schema.json",
         "version": MAP_JSON_VERSION,
         "site": graph.site.title,
-        "base_url": graph.site.base_url,
+        "base_url": base_url,
         "entries": entries,
         "edges": [{"source": s, "target": t, "relation": r} for s, t, r in graph.edges()],
     }
@@ -98,7 +99,7 @@ def map_json(graph: MapGraph) -> bytes:
     return (text + "\n").encode()
 
 
-def claims_csv(graph: MapGraph) -> bytes:
+def claims_csv(graph: MapGraph, base_url: str) -> bytes:
     """One row per claim: statement, label, sources with locators, conflicts, programs."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -129,57 +130,27 @@ def claims_csv(graph: MapGraph) -> bytes:
                 "; ".join(claim.programs),
                 claim.scope or "",
                 claim.updated.isoformat(),
-                graph.site.base_url + entry_url(entry),
+                base_url + entry_url(entry),
             ]
         )
     return out.getvalue().encode()
 
 
-GRAPHML_HEAD = """<?xml version="1.0" encoding="utf-8"?>
-<graphml xmlns="http://graphml.graphdrawing.org/xmlns" \
-xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns \
-http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">
-<key id="type" for="node" attr.name="type" attr.type="string"/>
-<key id="id" for="node" attr.name="id" attr.type="string"/>
-<key id="title" for="node" attr.name="title" attr.type="string"/>
-<key id="url" for="node" attr.name="url" attr.type="string"/>
-<key id="relation" for="edge" attr.name="relation" attr.type="string"/>
-<graph edgedefault="directed">
-"""
-
-
 def graphml(graph: MapGraph) -> bytes:
-    """The graph for analysis tools: nodes with type, id, title, url; edges with relation.
-
-    Written directly (networkx's writer builds an ElementTree first and took a
-    fifth of a 1 000-entry build); the tests read it back with networkx.
-    """
-    lines = [GRAPHML_HEAD]
+    """The graph for analysis tools, by networkx's GraphML writer: nodes with type, id,
+    title and url; one edge per (source, target, relation) with its relation."""
+    export = nx.MultiDiGraph()
     for e in graph.all_entries():
-        data = "".join(
-            f'<data key="{k}">{escape(v)}</data>'
-            for k, v in (
-                ("type", e.type),
-                ("id", e.id),
-                ("title", entry_title(e)),
-                ("url", entry_url(e)),
-            )
-        )
-        lines.append(f'<node id="{escape(e.key, quote=True)}">{data}</node>\n')
+        export.add_node(e.key, type=e.type, id=e.id, title=entry_title(e), url=entry_url(e))
     for source, target, relation in graph.edges():
-        lines.append(
-            f'<edge source="{escape(source, quote=True)}" target="{escape(target, quote=True)}">'
-            f'<data key="relation">{escape(relation)}</data></edge>\n'
-        )
-    lines.append("</graph>\n</graphml>\n")
-    return "".join(lines).encode()
+        export.add_edge(source, target, key=relation, relation=relation)
+    return ("\n".join(nx.generate_graphml(export)) + "\n").encode()
 
 
-def bibtex(graph: MapGraph) -> bytes:
+def bibtex(graph: MapGraph, base_url: str) -> bytes:
     """references.bib: one @misc per dossier (arXiv eprint where there is one) and per claim."""
     chunks = [dossier_bibtex(e) for e in graph.entries("dossier")]
-    chunks += [claim_bibtex(graph, e) for e in graph.entries("claim")]
+    chunks += [claim_bibtex(e, graph.site, base_url) for e in graph.entries("claim")]
     return "\n".join(chunks).encode()
 
 
@@ -201,18 +172,18 @@ def dossier_bibtex(entry: Entry) -> str:
     return _entry(entry.id, fields)
 
 
-def claim_bibtex(graph: MapGraph, entry: Entry) -> str:
-    """A claim's own citation: @misc with a stable URL."""
+def claim_bibtex(entry: Entry, site: Site, base_url: str) -> str:
+    """A claim's own citation: @misc with a stable URL under `base_url`."""
     c = entry.model
     assert isinstance(c, Claim)
     fields = [
         ("title", "{" + _tex(c.statement) + "}"),
-        ("author", "{" + _tex(graph.site.title) + " contributors}"),
+        ("author", "{" + _tex(site.title) + " contributors}"),
         ("year", str(c.updated.year)),
-        ("url", graph.site.base_url + entry_url(entry)),
+        ("url", base_url + entry_url(entry)),
         (
             "note",
-            f"Claim in {_tex(graph.site.title)}, a living research map; "
+            f"Claim in {_tex(site.title)}, a living research map; "
             f"evidence label: {c.label}; updated {c.updated.isoformat()}",
         ),
     ]
@@ -232,6 +203,6 @@ def _tex(text: str) -> str:
     return _TEX_SPECIALS.sub(r"\\\1", text).replace("~", r"\~{}").replace("^", r"\^{}")
 
 
-def robots_txt(graph: MapGraph) -> bytes:
+def robots_txt(base_url: str) -> bytes:
     """Allow everything; point crawlers at the sitemap."""
-    return f"User-agent: *\nAllow: /\nSitemap: {graph.site.base_url}sitemap.xml\n".encode()
+    return f"User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n".encode()

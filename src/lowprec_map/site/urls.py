@@ -9,24 +9,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .project import FOLDERS
-
-if TYPE_CHECKING:  # only for annotations: `build` imports this module before anything heavy
-    from .validate import Entry
-
-# Entry type -> URL folder. Types without a folder have no page of their own.
-TYPE_FOLDERS = {
-    "dossier": "dossiers",
-    "claim": "claims",
-    "tension": "tensions",
-    "failure_mode": "failure-modes",
-    "program": "programs",
-    "path": "paths",
-}
+from lowprec_map.content.entry import Entry
+from lowprec_map.registry import BY_NAME
 
 _SAFE_URL = re.compile(r"^(https?://[^\s]+|[#./a-zA-Z0-9_][^\s:]*)$")
 
@@ -38,27 +24,19 @@ def entry_url(entry: Entry) -> str:
 
 def url_of(entry_type: str, entry_id: str) -> str:
     """Site-relative URL of the page (or listing anchor) of an entry of this type and id."""
-    if entry_type in TYPE_FOLDERS:
-        return f"{TYPE_FOLDERS[entry_type]}/{entry_id}/"
-    if entry_type == "page":
-        return f"{entry_id}/"
-    if entry_type == "evidence":
-        return f"claims/label/{entry_id}/"
-    if entry_type == "perturbation":
-        return f"dossiers/#perturbation-{entry_id}"
-    if entry_type == "group":
-        return f"dossiers/#group-{entry_id}"
-    return ""
+    kind = BY_NAME.get(entry_type)
+    if kind is None:
+        return ""
+    if kind.anchor is not None:
+        return f"{kind.anchor}-{entry_id}"
+    if kind.url_folder is None:
+        return ""
+    return f"{kind.url_folder}/{entry_id}/" if kind.url_folder else f"{entry_id}/"
 
 
-def page_folders(files: Iterable[tuple[Path, str]]) -> list[str]:
-    """The folders the pages of these content files will be written to, known from file
-    names alone: in a folder of one entry per file, an entry's id is its file name."""
-    urls = (url_of(kind, path.stem) for path, kind in files if kind in _ONE_PER_FILE)
-    return [url[:-1] for url in urls if url.endswith("/")]
-
-
-_ONE_PER_FILE = {kind for kind, _ in FOLDERS.values()}
+def listing_url(entry_type: str) -> str:
+    """Site-relative URL of the page that lists every entry of a type."""
+    return f"{BY_NAME[entry_type].url_folder}/"
 
 
 def output_file(url: str) -> str:

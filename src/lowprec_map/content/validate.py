@@ -6,7 +6,6 @@ source positions and its messages into ones an editor can act on.
 
 from __future__ import annotations
 
-import functools
 import re
 import types
 import typing
@@ -17,16 +16,21 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from .errors import Problem, SourcePos, suggest
-from .load import Loc, Positions, RawDoc
-from .models import ENTRY_MODELS, SLUG_PATTERN, EvidenceFile, Model, TaxonomyFile
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.load import Loc, Positions, RawDoc
+from lowprec_map.errors import Problem, SourcePos, suggest
+from lowprec_map.registry import BY_NAME, LIST_FILE_MODELS, TYPES
+from lowprec_map.schema.fields import SLUG_PATTERN, Model
 
-# Files that hold a list of entries: file type -> (file model, list field -> entry type).
+# Files that hold lists of entries: file kind -> (file model, list field -> entry type).
 LIST_FILES: dict[str, tuple[type[Model], dict[str, str]]] = {
-    "evidence": (EvidenceFile, {"labels": "evidence"}),
-    "taxonomy": (TaxonomyFile, {"groups": "group", "perturbations": "perturbation"}),
+    name.removesuffix(".yaml"): (
+        model,
+        {t.list_field: t.name for t in TYPES if t.file == name and t.list_field},
+    )
+    for name, model in LIST_FILE_MODELS.items()
 }
-REQUIRED_FILES = {"site": "site.yaml", "evidence": "evidence.yaml", "taxonomy": "taxonomy.yaml"}
+REQUIRED_FILES = {t.file.removesuffix(".yaml"): t.file for t in TYPES if t.file is not None}
 
 PATTERN_HINTS = {
     SLUG_PATTERN: "is not a valid id: use lowercase letters, digits and hyphens",
@@ -35,35 +39,6 @@ PATTERN_HINTS = {
     r"^(Abstract": "is not a locator: start with Table, Fig., §, Appendix, Eq., Abstract, ...",
     r"^[A-Z]$": "must be one capital letter",
 }
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One validated entry and where it came from."""
-
-    type: str
-    id: str
-    model: Model
-    positions: Positions
-    loc: Loc = ()
-    body: str = ""
-    body_line: int = 1
-    # Values later stages derive from this entry alone (its references, its folded
-    # author names), kept as long as the entry: serve reuses unchanged files' entries.
-    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
-
-    @functools.cached_property
-    def key(self) -> str:
-        """The entry's node name in the graph: 'type:id'."""
-        return f"{self.type}:{self.id}"
-
-    @property
-    def path(self) -> Path:
-        return self.positions.path
-
-    def pos(self, loc: Loc = ()) -> SourcePos:
-        """Source position of a value inside this entry."""
-        return self.positions.value((*self.loc, *loc))
 
 
 @dataclass
@@ -139,7 +114,7 @@ def _validate_one(  # noqa: PLR0917 - private helper; every argument is position
     loc: Loc,
     result: ValidateResult,
 ) -> Entry | None:
-    model_cls = ENTRY_MODELS[kind]
+    model_cls = BY_NAME[kind].model
     try:
         model = model_cls.model_validate(data)
     except ValidationError as exc:

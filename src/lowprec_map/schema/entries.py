@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from .fields import (
+from lowprec_map.schema.fields import (
     SLUG_PATTERN,
     AboutClaim,
     ArxivId,
@@ -34,7 +34,7 @@ from .fields import (
     Text,
     WebUrl,
 )
-from .frame import (
+from lowprec_map.schema.frame import (
     EvidenceFile,
     EvidenceLabel,
     Perturbation,
@@ -265,10 +265,6 @@ class Program(Dated):
 # ---------------------------------------------------------------- paths/
 
 
-# The fields of a path step that name an entry (at most one per step).
-STEP_TARGETS = ("dossier", "claim", "tension", "failure_mode", "program", "page")
-
-
 class PathStep(Model):
     stage: Text | None = Field(default=None, description="A stage label, e.g. 'failure'.")
     dossier: Annotated[Slug, RefTo("dossier", "step")] | None = Field(
@@ -301,6 +297,10 @@ class PathStep(Model):
         return self
 
 
+# The fields of a path step that name an entry (at most one per step).
+STEP_TARGETS = tuple(name for name in PathStep.model_fields if name not in ("stage", "note"))
+
+
 class ReadingPath(Dated):
     """content/paths/<id>.yaml: an ordered way into the map."""
 
@@ -321,19 +321,3 @@ class Page(Dated):
     order: int = Field(
         default=50, ge=1, le=10_000, description="Position in the footer navigation."
     )
-
-
-ENTRY_MODELS: dict[str, type[Model]] = {
-    "site": Site,
-    "evidence": EvidenceLabel,
-    "group": PerturbationGroup,
-    "perturbation": Perturbation,
-    "dossier": Dossier,
-    "claim": Claim,
-    "tension": Tension,
-    "failure_mode": FailureMode,
-    "program": Program,
-    "path": ReadingPath,
-    "page": Page,
-}
-"""Entry type -> model. The folder/file layout lives in `load.py`."""

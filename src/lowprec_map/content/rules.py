@@ -9,33 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from .errors import Problem, Severity, SourcePos
-from .graph import MapGraph
-from .models import Claim, Dossier, EvidenceLabel, FailureMode, ReadingPath, Tension
-from .project import TYPE_NAMES
-from .validate import Entry
-
-# Top-level URL segments the generator owns; a page id must not take one.
-RESERVED_PAGE_IDS = frozenset(
-    {
-        "claims",
-        "dossiers",
-        "tensions",
-        "failure-modes",
-        "programs",
-        "paths",
-        "map",
-        "data",
-        "static",
-        "labels",
-        "search",
-        "404",
-        "changes",
-        "feed.xml",
-        "sitemap.xml",
-        "robots.txt",
-        "references.bib",
-    }
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.errors import Problem, Severity, SourcePos
+from lowprec_map.registry import RESERVED_PAGE_IDS, type_name
+from lowprec_map.schema.entries import (
+    Claim,
+    Dossier,
+    EvidenceLabel,
+    FailureMode,
+    ReadingPath,
+    Tension,
 )
 
 # Entries of these types are expected to be referenced; unreferenced ones are orphans.
@@ -187,6 +171,6 @@ def _orphans(graph: MapGraph) -> Iterator[Problem]:
             if graph.in_degree(entry) == 0:
                 yield Problem(
                     entry.pos(),
-                    f"{TYPE_NAMES[entry_type]} '{entry.id}' is not referenced by any other entry",
+                    f"{type_name(entry_type)} '{entry.id}' is not referenced by any other entry",
                     Severity.WARNING,
                 )

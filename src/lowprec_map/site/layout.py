@@ -9,14 +9,14 @@ costs O(edges) per sweep instead of a force layout's O(n^2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
-from .graph import MapGraph
-from .urls import TYPE_FOLDERS
-from .validate import Entry
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.registry import MAP_COLUMNS
+from lowprec_map.site.urls import listing_url
 
-COLUMNS = ("program", "dossier", "claim", "tension", "failure_mode")
+COLUMNS = MAP_COLUMNS
 # Past this many nodes the SVG stops being readable (and the page heavy): claims,
 # the largest class, are left to the ledger, then each column keeps its most
 # connected entries; the map says what it left out and where to find it.
@@ -32,6 +32,7 @@ class PlacedNode:
     entry: Entry
     x: int
     y: int
+    programs: str  # ids of the research programs it belongs to, for the map's filter
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Omission:
     @property
     def listing(self) -> str:
         """Site URL of the page that lists every entry of the type."""
-        return f"{TYPE_FOLDERS[self.entry_type]}/"
+        return listing_url(self.entry_type)
 
 
 @dataclass(frozen=True)
@@ -57,18 +58,9 @@ class MapLayout:
     height: int
     omitted: list[Omission]  # entry types the map shows only some of, or none
 
-    def rebound(self, graph: MapGraph) -> MapLayout:
-        """The same layout showing `graph`'s entries (same keys, possibly new text)."""
-        nodes = {
-            n.entry.key: PlacedNode(graph.get(n.entry.type, n.entry.id), n.x, n.y)
-            for n in self.nodes
-        }
-        edges = [(nodes[a.entry.key], nodes[b.entry.key], rel) for a, b, rel in self.edges]
-        return replace(self, nodes=list(nodes.values()), edges=edges)
-
-    def node_cards(self) -> list[tuple[Entry, int, int]]:
-        """(entry, x, y) of each node, as the `cards` template global takes them."""
-        return [(node.entry, node.x, node.y) for node in self.nodes]
+    def node_cards(self) -> list[tuple[Entry, int, int, str]]:
+        """(entry, x, y, its programs' ids joined by spaces) of each node, for the template."""
+        return [(node.entry, node.x, node.y, node.programs) for node in self.nodes]
 
     def edges_svg(self) -> str:
         """All edges as SVG paths in one string (numbers and relation names only, no content).
@@ -87,24 +79,7 @@ class MapLayout:
 
 
 def layout_map(graph: MapGraph) -> MapLayout:
-    """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them.
-
-    Positions depend only on the graph's links, so a graph that kept its links
-    (see MapGraph.relinked) reuses the last layout with its entries swapped in.
-    """
-    last = _LAST_LAYOUT.get("layout")
-    same = _LAST_LAYOUT.get("links") is graph.graph and _LAST_LAYOUT.get("limit") == NODE_LIMIT
-    if isinstance(last, MapLayout) and same:
-        return last.rebound(graph)
-    layout = _layout(graph)
-    _LAST_LAYOUT.update(links=graph.graph, limit=NODE_LIMIT, layout=layout)
-    return layout
-
-
-_LAST_LAYOUT: dict[str, object] = {}
-
-
-def _layout(graph: MapGraph) -> MapLayout:
+    """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them."""
     chosen, omitted = _chosen_entries(graph)
     types = list(chosen)
     columns = _ordered_columns(graph, list(chosen.values()))
@@ -112,7 +87,8 @@ def _layout(graph: MapGraph) -> MapLayout:
     for col, column in enumerate(columns):
         for row, entry in enumerate(column):
             x = MARGIN + col * COLUMN_GAP
-            placed[entry.key] = PlacedNode(entry, x, MARGIN + row * ROW_GAP)
+            programs = " ".join(_programs_of(graph, entry))
+            placed[entry.key] = PlacedNode(entry, x, MARGIN + row * ROW_GAP, programs)
     edges = [
         (placed[source], placed[target], relation)
         for source, target, relation in graph.edges()
@@ -152,28 +128,20 @@ def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omiss
 
 
 def _ordered_columns(graph: MapGraph, columns: list[list[Entry]]) -> list[list[Entry]]:
-    """Each column's entries in barycentre order; reused while the graph's shape is unchanged.
-
-    The order depends only on which entries exist and how they connect, so an
-    edit to an entry's text (the usual save in `serve`) reuses the last order.
-    """
+    """Each column's entries in barycentre order."""
     columns = list(columns)
-    keys = {e.key for column in columns for e in column}
-    shape = (
-        tuple(tuple(e.key for e in column) for column in columns),
-        tuple(edge for edge in graph.edges() if edge[0] in keys and edge[1] in keys),
-    )
-    if _LAST_ORDER.get("shape") != shape:
-        neighbours = _neighbours(graph, keys)
-        for _ in range(SWEEPS):
-            for index in range(1, len(columns)):
-                columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
-        _LAST_ORDER.update(shape=shape, order=[[e.key for e in c] for c in columns])
-    order: list[list[str]] = _LAST_ORDER["order"]
-    return [[graph.get(*key.split(":", 1)) for key in column] for column in order]
+    neighbours = _neighbours(graph, {e.key for column in columns for e in column})
+    for _ in range(SWEEPS):
+        for index in range(1, len(columns)):
+            columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
+    return columns
 
 
-_LAST_ORDER: dict[str, Any] = {}
+def _programs_of(graph: MapGraph, entry: Entry) -> list[str]:
+    """Ids of the research programs an entry belongs to (a program belongs to itself)."""
+    if entry.type == "program":
+        return [entry.id]
+    return sorted(p.id for p in graph.targets(entry, "in-program"))
 
 
 def _neighbours(graph: MapGraph, keys: set[str]) -> dict[str, set[str]]:

@@ -16,10 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .fields import MENTION, Prose
-from .load import Loc
-from .models import RefTo
-from .validate import Entry
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.load import Loc
+from lowprec_map.registry import MENTION
+from lowprec_map.schema.entries import RefTo
+from lowprec_map.schema.fields import Prose
 
 
 @dataclass(frozen=True)

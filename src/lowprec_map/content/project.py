@@ -1,9 +1,5 @@
-"""The project on disk: which content file holds which entry type, where the theme
-and schemas live, and what each type is called.
-
-Imported before anything heavy: `build` reads the file names early (see
-write.prepared_staging), so this module needs nothing beyond the standard library.
-"""
+"""The project on disk: which content file holds which entry type (as the registry
+says), and where the theme and schemas live."""
 
 from __future__ import annotations
 
@@ -12,42 +8,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import Problem, SourcePos, suggest
+from lowprec_map.errors import Problem, SourcePos, suggest
+from lowprec_map.registry import TYPES
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 # Known litter only: a hidden `.draft.yaml` is reported, not silently skipped.
 LITTER = re.compile(r"\.DS_Store|Thumbs\.db|\.git.*|\.#.*|.*~|\..*\.sw[a-p]|#.*#")
 SCHEMA_DIR = "schemas"
 
-# file name -> entry type, for the files that hold one special entry or a list.
-SINGLE_FILES = {"site.yaml": "site", "evidence.yaml": "evidence", "taxonomy.yaml": "taxonomy"}
-# folder -> (entry type, file suffix): one entry per file, file name = id.
-FOLDERS = {
-    "dossiers": ("dossier", ".yaml"),
-    "claims": ("claim", ".yaml"),
-    "tensions": ("tension", ".yaml"),
-    "failure_modes": ("failure_mode", ".yaml"),
-    "programs": ("program", ".yaml"),
-    "paths": ("path", ".yaml"),
-    "pages": ("page", ".md"),
-}
-
-# Command-line type name -> entry type ("failure-mode" reads better than "failure_mode").
-NEW_TYPES = {kind.replace("_", "-"): kind for kind, _ in FOLDERS.values()}
-
-TYPE_NAMES = {
-    "evidence": "evidence label",
-    "group": "perturbation group",
-    "perturbation": "perturbation",
-    "dossier": "dossier",
-    "claim": "claim",
-    "tension": "tension",
-    "failure_mode": "failure mode",
-    "program": "research program",
-    "path": "reading path",
-    "page": "page",
-    "site": "site",
-}
+# file name -> its kind ('site', 'evidence', 'taxonomy'), for the files that hold the site
+# or lists of entries; folder -> the type with one entry per file there.
+SINGLE_FILES = {t.file: t.file.removesuffix(".yaml") for t in TYPES if t.file is not None}
+FOLDERS = {t.folder: t for t in TYPES if t.folder is not None}
 
 
 @dataclass(frozen=True)
@@ -87,7 +59,8 @@ def discover(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
         if child.is_file() and child.name in SINGLE_FILES:
             found.append((child, SINGLE_FILES[child.name]))
         elif child.is_dir() and child.name in FOLDERS:
-            found.extend(_discover_folder(child, *FOLDERS[child.name], problems))
+            entry_type = FOLDERS[child.name]
+            found.extend(_discover_folder(child, entry_type.name, entry_type.suffix, problems))
         else:
             message = f"unexpected {'folder' if child.is_dir() else 'file'} '{child.name}'"
             problems.append(Problem(SourcePos(child), message + suggest(child.name, known)))
@@ -105,7 +78,7 @@ def _discover_folder(
     for name, is_file in children:
         if LITTER.fullmatch(name):
             continue
-        path = _path(prefix + name)
+        path = Path(prefix + name)
         stem, dot, extension = name.rpartition(".")
         if not is_file or f"{dot}{extension}" != suffix or not stem:
             problems.append(Problem(SourcePos(path), f"expected a {suffix} file in {folder.name}/"))
@@ -120,24 +93,6 @@ def _discover_folder(
         else:
             found.append((path, kind))
     return found
-
-
-def _path(name: str) -> Path:
-    """The same Path object for the same file on every call.
-
-    `serve` discovers every file on each save; a Path made afresh parses its
-    parts and hashes its text again, a reused one has both cached.
-    """
-    path = _PATHS.get(name)
-    if path is None:
-        if len(_PATHS) > MAX_CACHED_PATHS:
-            _PATHS.clear()
-        path = _PATHS[name] = Path(name)
-    return path
-
-
-_PATHS: dict[str, Path] = {}
-MAX_CACHED_PATHS = 200_000
 
 
 def _ignored(path: Path) -> bool:

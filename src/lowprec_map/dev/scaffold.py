@@ -17,17 +17,18 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from .exports import map_schema
-from .graph import MapGraph
-from .models import ENTRY_MODELS, EvidenceFile, EvidenceLabel, Model, Site, TaxonomyFile
-from .project import FOLDERS, NEW_TYPES, SCHEMA_DIR, SLUG
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.project import SCHEMA_DIR, SLUG
+from lowprec_map.registry import BY_NAME, BY_SLUG, LIST_FILE_MODELS, PAGE_TYPES
+from lowprec_map.schema.fields import Model
+from lowprec_map.schema.frame import EvidenceLabel
+from lowprec_map.site.exports import map_schema
 
 # Schema file name -> model: one per content file type.
 SCHEMA_MODELS: dict[str, type[Model]] = {
-    "site": Site,
-    "evidence": EvidenceFile,
-    "taxonomy": TaxonomyFile,
-    **{kind: ENTRY_MODELS[kind] for kind, _ in FOLDERS.values()},
+    "site": BY_NAME["site"].model,
+    **{name.removesuffix(".yaml"): model for name, model in LIST_FILE_MODELS.items()},
+    **{t.name: t.model for t in PAGE_TYPES},
 }
 
 
@@ -57,15 +58,15 @@ def schema_text(model: type[BaseModel]) -> str:
 
 def new_entry(graph: MapGraph, content: Path, type_name: str, entry_id: str) -> Path:
     """Write a skeleton entry that validates as written; refuses to overwrite."""
-    if type_name not in NEW_TYPES:
-        raise ScaffoldError(f"unknown type '{type_name}'; choose from {', '.join(NEW_TYPES)}")
+    if type_name not in BY_SLUG:
+        raise ScaffoldError(f"unknown type '{type_name}'; choose from {', '.join(BY_SLUG)}")
     if not SLUG.fullmatch(entry_id):
         raise ScaffoldError(
             f"'{entry_id}' is not a valid id: use lowercase letters, digits and hyphens"
         )
-    kind = NEW_TYPES[type_name]
-    folder, suffix = next((f, s) for f, (k, s) in FOLDERS.items() if k == kind)
-    path = content / folder / f"{entry_id}{suffix}"
+    entry_type = BY_SLUG[type_name]
+    kind, folder = entry_type.name, str(entry_type.folder)
+    path = content / folder / f"{entry_id}{entry_type.suffix}"
     if path.exists():
         raise ScaffoldError(f"{path} already exists; not overwriting it")
     text = _skeleton(kind, entry_id, graph, folder)
@@ -75,7 +76,7 @@ def new_entry(graph: MapGraph, content: Path, type_name: str, entry_id: str) -> 
 
 
 def _skeleton(kind: str, entry_id: str, graph: MapGraph, folder: str) -> str:
-    model = ENTRY_MODELS[kind]
+    model = BY_NAME[kind].model
     values = _example_values(kind, entry_id, graph)
     lines = [f"# {kind.replace('_', ' ')} '{entry_id}': {(model.__doc__ or '').strip()}"]
     if kind == "page":
@@ -144,7 +145,8 @@ def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]
         },
         "page": lambda: {"title": title, "description": "One sentence for metadata."},
     }
-    return {**examples[kind](), "added": today, "updated": today}
+    example = examples.get(kind)
+    return {**(example() if example else {}), "added": today, "updated": today}
 
 
 def _dossier_values(graph: MapGraph, title: str, today: datetime.date) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 The graph answers cross-reference questions; this module only orders and
 groups its answers for display (conflict pairs in the ledger, the
-papers × tensors matrix, the search index, the programs an entry belongs to).
+papers × tensors matrix, the taxonomy, the search text, what changed).
 """
 
 from __future__ import annotations
@@ -11,15 +11,16 @@ import math
 import typing
 from dataclasses import dataclass
 
-from .fields import Tensor
-from .graph import MapGraph
-from .models import Claim, Dated, Dossier, LabelChange
-from .validate import Entry
+from lowprec_map.content.entry import Entry
+from lowprec_map.registry import PAGE_TYPES
+from lowprec_map.schema.entries import Claim, Dated, Dossier, LabelChange
+from lowprec_map.schema.fields import Tensor
+from lowprec_map.site.reads import Reader
 
 TENSOR_ORDER: tuple[str, ...] = typing.get_args(Tensor)
 
 
-def ledger_groups(graph: MapGraph, claims: list[Entry]) -> list[list[Entry]]:
+def ledger_groups(reader: Reader, claims: list[Entry]) -> list[list[Entry]]:
     """Claims grouped so that conflicting claims stand side by side.
 
     Each group is a set of claims connected by `conflicts_with` (restricted to
@@ -40,17 +41,33 @@ def ledger_groups(graph: MapGraph, claims: list[Entry]) -> list[list[Entry]]:
             group.append(current)
             stack.extend(
                 other
-                for other in graph.targets(current, "conflicts-with")
+                for other in reader.targets(current, "conflicts-with")
                 if other.key in wanted and other.key not in seen
             )
         groups.append(sorted(group, key=lambda e: e.id))
     return groups
 
 
-def ledger_items(groups: list[list[Entry]]) -> list[tuple[Entry, tuple[str, ...]]]:
-    """Each ledger group as (first claim, keys of the others): how the memoized
-    `ledger_group` fragment takes it."""
-    return [(group[0], tuple(e.key for e in group[1:])) for group in groups]
+def label_counts(reader: Reader) -> list[tuple[Entry, int]]:
+    """Each evidence label with the number of claims that carry it, in display order."""
+    return [(label, reader.count_backlinks(label, "claim")) for label in reader.entries("evidence")]
+
+
+def taxonomy(
+    reader: Reader, dossiers: list[Entry]
+) -> list[tuple[Entry, list[tuple[Entry, list[Entry]]]]]:
+    """Groups -> perturbations -> the dossiers that perturb each, in the order of `dossiers`."""
+    dossier_order = {e.key: i for i, e in enumerate(dossiers)}
+    result = []
+    for group in reader.entries("group"):
+        members = []
+        for perturbation in reader.backlinks(group, "perturbation"):
+            perturbing = sorted(
+                reader.backlinks(perturbation, "dossier"), key=lambda d: dossier_order[d.key]
+            )
+            members.append((perturbation, perturbing))
+        result.append((group, members))
+    return result
 
 
 @dataclass(frozen=True)
@@ -84,13 +101,6 @@ def numerical_matrix(dossiers: list[Entry]) -> tuple[list[str], list[dict[str, P
         )
         used.update(sides)
     return [t for t in TENSOR_ORDER if t in used], rows
-
-
-def entry_programs(graph: MapGraph, entry: Entry) -> list[str]:
-    """Ids of the research programs an entry belongs to (a program belongs to itself)."""
-    if entry.type == "program":
-        return [entry.id]
-    return sorted(p.id for p in graph.targets(entry, "in-program"))
 
 
 def search_text(entry: Entry) -> str:
@@ -149,12 +159,12 @@ def entry_title(entry: Entry) -> str:
     return entry.id
 
 
-DATED_TYPES = ("dossier", "claim", "tension", "failure_mode", "program", "path", "page")
+DATED_TYPES = tuple(t.name for t in PAGE_TYPES if issubclass(t.model, Dated))
 
 
-def recently_updated(graph: MapGraph) -> list[Entry]:
+def recently_updated(reader: Reader) -> list[Entry]:
     """Entries with dates, most recently updated first (then by key, for stable order)."""
-    dated = [e for t in DATED_TYPES for e in graph.entries(t)]
+    dated = [e for t in DATED_TYPES for e in reader.entries(t)]
     return sorted(dated, key=_newest_first)
 
 
@@ -166,10 +176,10 @@ def _newest_first(entry: Entry) -> tuple[int, str]:
 BeliefChange = tuple[Entry, LabelChange]
 
 
-def belief_changes(graph: MapGraph) -> list[BeliefChange]:
+def belief_changes(reader: Reader) -> list[BeliefChange]:
     """Every dated change of a claim's evidence label, newest first."""
     changes: list[BeliefChange] = []
-    for entry in graph.entries("claim"):
+    for entry in reader.entries("claim"):
         assert isinstance(entry.model, Claim)
         changes.extend((entry, change) for change in entry.model.history)
     return sorted(changes, key=lambda pair: (pair[1].date, pair[0].id), reverse=True)

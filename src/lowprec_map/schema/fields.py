@@ -7,7 +7,6 @@ the graph, so nothing else needs to know which fields are references.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -34,8 +33,6 @@ class Prose:
 
 
 Markdown = Annotated[str, StringConstraints(min_length=1, max_length=20_000), Prose()]
-# `[text](type:id)` in prose links an entry; the linker checks the id like any other reference.
-MENTION = re.compile(r"\]\((dossier|claim|tension|failure-mode|program|path|page):([^)\s]*)\)")
 WebUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s/?#]+[^\s]*$", max_length=500)]
 ArxivId = Annotated[str, StringConstraints(pattern=r"^\d{4}\.\d{4,5}$")]
 # A locator says where in a source a statement stands, so a reader can check it.

@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from .errors import Problem, SourcePos
-from .project import discover
+from lowprec_map.content.project import discover
+from lowprec_map.errors import Problem, SourcePos
 
 # The C loader is several times faster; the pure-Python one behaves the same.
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

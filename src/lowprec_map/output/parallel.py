@@ -1,4 +1,4 @@
-"""Fork-parallel work: pages rendered (and written) on every core.
+"""Fork-parallel work: a large site's pages rendered and written on every core.
 
 Workers are forked, so they start with the graph, the compiled templates and
 the work itself already in memory; only task numbers and results (counts,
@@ -37,17 +37,6 @@ def in_shares(items: list[_Share], work: Callable[[list[_Share]], _Result]) -> l
         pending = pool.map_async(_run_child, range(1, shares))
         mine = work(items[0::shares])
         return [mine, *pending.get()]
-
-
-def alongside(background: Callable[[], int], foreground: Callable[[], int]) -> int:
-    """`foreground()` here while `background()` runs in a forked child; their sum.
-
-    An exception in the child is raised here, once `foreground` is done.
-    """
-    with _forked(lambda _: background(), 1) as pool:
-        pending = pool.apply_async(_run_child, (0,))
-        done_here = foreground()
-        return done_here + int(pending.get())
 
 
 @contextmanager

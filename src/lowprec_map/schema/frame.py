@@ -13,7 +13,7 @@ from pydantic import (
     StringConstraints,
 )
 
-from .fields import InGroup, Markdown, Model, Slug, Text, WebUrl
+from lowprec_map.schema.fields import InGroup, Markdown, Model, Slug, Text, WebUrl
 
 # ---------------------------------------------------------------- site.yaml
 

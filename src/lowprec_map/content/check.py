@@ -1,0 +1,120 @@
+"""Check: the stages that read content, in order — discover, load, validate, link, rules."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.load import load_file
+from lowprec_map.content.project import discover
+from lowprec_map.content.rules import check_rules
+from lowprec_map.content.validate import ValidateResult, missing_required, validate_doc
+from lowprec_map.errors import Problem, Severity, SourcePos
+
+
+@dataclass
+class CheckResult:
+    graph: MapGraph
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+
+@dataclass
+class FileResult:
+    """What loading and validating one file produced, and the file's stamp and digest."""
+
+    stamp: tuple[int, int]
+    digest: bytes
+    kind: str
+    result: ValidateResult
+
+
+# A file modified this recently may be modified again within the same timestamp
+# tick and keep its size: its bytes are compared (by digest) instead of trusted.
+SETTLED_NS = 2_000_000_000
+
+
+@dataclass
+class ContentCache:
+    """What `serve` keeps between checks: each file's validated result.
+
+    A file whose modification time and size are unchanged (or, if modified in the
+    last two seconds, whose bytes are unchanged) is not parsed or validated again.
+    """
+
+    files: dict[Path, FileResult] = field(default_factory=dict)
+
+    def forget_all_but(self, paths: set[Path]) -> None:
+        """Drop the results of files that no longer exist."""
+        for stale in set(self.files) - paths:
+            del self.files[stale]
+
+    def result(self, path: Path, kind: str) -> ValidateResult:
+        """The file's entries and problems, from the cache when the file is unchanged."""
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = self.files.get(path)
+        if cached is not None and cached.kind != kind:
+            cached = None
+        settled = time.time_ns() - stat.st_mtime_ns > SETTLED_NS
+        if cached is not None and cached.stamp == stamp and settled:
+            return cached.result
+        raw = _read_bytes(path)  # read once: for the digest and, if it changed, for parsing
+        digest = hashlib.blake2b(raw, digest_size=16).digest() if raw is not None else b""
+        if cached is not None and cached.digest == digest:
+            cached.stamp = stamp
+            return cached.result
+        problems: list[Problem] = []
+        doc = load_file(path, kind, problems, raw)
+        if doc is None:
+            result = ValidateResult([], problems, {f"{kind}:{path.stem}"})
+        else:
+            result = validate_doc(doc)
+            result.problems[:0] = problems
+        self.files[path] = FileResult(stamp, digest, kind, result)
+        return result
+
+
+def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
+    """Load, validate, link and check rules; every problem from every stage.
+
+    With a `cache` (kept by `serve` across rebuilds), unchanged files are not
+    parsed or validated again.
+    """
+    problems: list[Problem] = []
+    files: list[tuple[Path, str]] = []
+    if content.is_dir():
+        files = discover(content, problems)
+    else:
+        problems.append(Problem(SourcePos(content), "content folder not found"))
+    cache = ContentCache() if cache is None else cache
+    cache.forget_all_but({path for path, _ in files})
+    entries, invalid, kinds = [], set(), set()
+    for path, kind in files:
+        one = cache.result(path, kind)
+        entries.extend(one.entries)
+        problems.extend(one.problems)
+        invalid |= one.invalid
+        kinds.add(kind)
+    problems.extend(missing_required(kinds, content))
+    graph = MapGraph(entries, invalid)
+    problems.extend(graph.problems)
+    problems.extend(check_rules(graph))
+    return CheckResult(graph, sorted(problems))
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None  # unreadable: load_file reports it

@@ -1,0 +1,280 @@
+"""The page plan: every page of the site, its URL, template and context.
+
+Each `_..._context` function documents one page type's context. A context is
+computed through a `Reader` when the page is rendered, so everything it reads
+is recorded (see `site/reads.py`); templates show what the context carries and
+never query the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.registry import BY_NAME, LISTED_TYPES, PAGE_TYPES
+from lowprec_map.schema.entries import Dossier, FailureMode, Page, ReadingPath
+from lowprec_map.site.layout import layout_map
+from lowprec_map.site.reads import Reader
+from lowprec_map.site.urls import entry_url, listing_url
+from lowprec_map.site.views import (
+    belief_changes,
+    entry_summary,
+    label_counts,
+    ledger_groups,
+    numerical_matrix,
+    recently_updated,
+    taxonomy,
+)
+
+Context = Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page to render: where it goes, with which template, and how to get its context."""
+
+    url: str
+    template: str
+    title: str
+    description: str
+    context: Callable[[Reader], Context]
+
+
+FEED_ENTRIES = 50
+LANDING_CLAIMS = 12
+# The site's own pages, beside one page per entry and one listing per type.
+FIXED_URLS = ("", "map/", "search/", "changes/")
+
+
+def plan_pages(graph: MapGraph, base_url: str | None = None) -> list[PageSpec]:
+    """Every page of the site, in a stable order; `base_url` overrides site.yaml's."""
+    pages = [
+        PageSpec("", "index.html", graph.site.title, graph.site.description, _landing),
+        PageSpec(
+            "map/",
+            "map.html",
+            "The map",
+            "Papers, claims, tensions, programs and failure modes, and how they connect.",
+            _map_context,
+        ),
+        _search_page(),
+        PageSpec(
+            "changes/",
+            "changes.html",
+            "What changed",
+            "Belief changes first, then every entry by its last update.",
+            _changes_context,
+        ),
+    ]
+    pages.extend(_listing_pages())
+    pages.extend(_entry_pages(graph))
+    pages.extend(_ledger(label) for label in graph.entries("evidence"))
+    pages.extend(_discovery_files(graph))
+    root = urlsplit(base_url or graph.site.base_url).path.rstrip("/") + "/"
+    pages.append(
+        PageSpec(
+            "404.html",
+            "404.html",
+            "Page not found",
+            "This page does not exist.",
+            lambda reader: {"absolute_root": root},
+        )
+    )
+    return pages
+
+
+def site_urls(graph: MapGraph) -> list[str]:
+    """The URL of every HTML page, sorted (for the sitemap and for pruning stale files)."""
+    fixed = [*FIXED_URLS, *(listing_url(t.name) for t in LISTED_TYPES)]
+    entries = [
+        entry_url(e) for t in (*PAGE_TYPES, BY_NAME["evidence"]) for e in graph.entries(t.name)
+    ]
+    return sorted({*fixed, *entries})
+
+
+def sorted_dossiers(reader: Reader) -> list[Entry]:
+    """Core dossiers first, then by date and id."""
+
+    def key(entry: Entry) -> tuple[bool, str, str]:
+        assert isinstance(entry.model, Dossier)
+        return (not entry.model.core, entry.model.date.isoformat(), entry.id)
+
+    return sorted(reader.entries("dossier"), key=key)
+
+
+def sorted_paths(reader: Reader) -> list[Entry]:
+    """Reading paths by their `order`."""
+    return sorted(reader.entries("path"), key=lambda e: (_order(e), e.id))
+
+
+def _order(entry: Entry) -> int:
+    assert isinstance(entry.model, ReadingPath | Page)
+    return entry.model.order
+
+
+def _featured(reader: Reader) -> Entry | None:
+    """The one failure mode with `featured: true`, if any."""
+    featured = [
+        e
+        for e in reader.entries("failure_mode")
+        if isinstance(e.model, FailureMode) and e.model.featured
+    ]
+    return featured[0] if featured else None
+
+
+def _landing(reader: Reader) -> Context:
+    """Dossiers, a preview of the ledger, labels, taxonomy, tensions, the featured loop, ..."""
+    recent, dossiers = recently_updated(reader), sorted_dossiers(reader)
+    # The landing previews the ledger; the full ledger is one click away.
+    preview = sorted([e for e in recent if e.type == "claim"][:LANDING_CLAIMS], key=lambda e: e.id)
+    return {
+        "recent": recent[:5],
+        "belief_changes": belief_changes(reader)[:3],
+        "dossiers": dossiers,
+        "claims": preview,
+        "groups": ledger_groups(reader, preview),
+        "labels": label_counts(reader),
+        "counts": reader.counts(),
+        "taxonomy": taxonomy(reader, dossiers),
+        "tensions": reader.entries("tension"),
+        "featured": _featured(reader),
+        "programs": reader.entries("program"),
+        "paths": sorted_paths(reader),
+        "foundations": reader.find("page", "foundations"),
+    }
+
+
+def _map_context(reader: Reader) -> Context:
+    """The build-time layout of the graph, and the programs its filter lists."""
+    layout = layout_map(reader.links())
+    return {"layout": layout, "nodes": layout.node_cards(), "programs": reader.entries("program")}
+
+
+def _changes_context(reader: Reader) -> Context:
+    """Belief changes (claim, change) newest first; every dated entry by its last update."""
+    return {"belief_changes": belief_changes(reader), "recent": recently_updated(reader)}
+
+
+def _search_page() -> PageSpec:
+    """Every entry with a page, grouped by type, for the no-JS index."""
+    return PageSpec(
+        "search/",
+        "search.html",
+        "Search",
+        "Search every dossier, claim, tension, failure mode, program, path and page.",
+        lambda reader: {"entries": [(t.name, reader.entries(t.name)) for t in PAGE_TYPES]},
+    )
+
+
+def _listing_pages() -> Iterator[PageSpec]:
+    """One index page per listed type; the ledger has its own context."""
+    for entry_type in LISTED_TYPES:
+        listing = entry_type.listing
+        assert listing is not None
+        if entry_type.name == "claim":
+            yield _ledger(None)
+            continue
+        context = (
+            _dossier_index_context
+            if entry_type.name == "dossier"
+            else _listing_context(entry_type.name)
+        )
+        url = listing_url(entry_type.name)
+        yield PageSpec(url, listing.template, listing.title, listing.description, context)
+
+
+def _listing_context(entry_type: str) -> Callable[[Reader], Context]:
+    def context(reader: Reader) -> Context:
+        entries = sorted_paths(reader) if entry_type == "path" else reader.entries(entry_type)
+        return {"entries": entries, "entry_type": entry_type}
+
+    return context
+
+
+def _dossier_index_context(reader: Reader) -> Context:
+    """Entries, taxonomy, and the papers × tensors matrix (columns, rows)."""
+    entries = sorted_dossiers(reader)
+    columns, rows = numerical_matrix(entries)
+    return {
+        "entries": entries,
+        "taxonomy": taxonomy(reader, entries),
+        "columns": columns,
+        "matrix": list(zip(entries, rows, strict=True)),
+    }
+
+
+def _ledger(label: Entry | None) -> PageSpec:
+    """The claim ledger, whole or for one evidence label; context: claims, groups, labels."""
+
+    def context(reader: Reader) -> Context:
+        current = None if label is None else reader.get("evidence", label.id)
+        claims = reader.entries("claim") if current is None else reader.backlinks(current, "claim")
+        return {
+            "claims": claims,
+            "groups": ledger_groups(reader, claims),
+            "labels": label_counts(reader),
+            "claim_count": reader.count("claim"),
+            "label": current,
+        }
+
+    if label is None:
+        listing = BY_NAME["claim"].listing
+        assert listing is not None
+        return PageSpec("claims/", "claims.html", listing.title, listing.description, context)
+    name = getattr(label.model, "name", label.id)
+    meaning = getattr(label.model, "meaning", "")
+    return PageSpec(entry_url(label), "claims.html", f"Claims labelled {name}", meaning, context)
+
+
+def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
+    """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
+
+    def sitemap(reader: Reader) -> Context:
+        for entry_type in (*PAGE_TYPES, BY_NAME["evidence"]):
+            reader.count(entry_type.name)  # the URLs follow which entries exist
+        return {"urls": site_urls(reader.graph)}
+
+    yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", sitemap)
+    yield PageSpec(
+        "feed.xml",
+        "feed.xml",
+        graph.site.title,
+        graph.site.description,
+        lambda reader: {"recent": recently_updated(reader)[:FEED_ENTRIES]},
+    )
+
+
+def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
+    """One page per entry; context: `entry`, `model`, `backlinks`, and per type a little more."""
+    for entry_type in PAGE_TYPES:
+        for entry in graph.entries(entry_type.name):
+            title = vars(entry.model).get("title", entry.id)
+            yield PageSpec(
+                entry_url(entry),
+                entry_type.template,
+                title,
+                entry_summary(entry),
+                _entry_context(entry.type, entry.id),
+            )
+
+
+def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context]:
+    def context(reader: Reader) -> Context:
+        entry = reader.get(entry_type, entry_id)
+        found: dict[str, object] = {
+            "entry": entry,
+            "model": entry.model,
+            "backlinks": reader.backlinks(entry),
+        }
+        if entry_type == "dossier":
+            found["citing"] = reader.backlinks(entry, "claim")
+        elif entry_type == "program":
+            found["members"] = {
+                t: reader.program_members(entry, t) for t in ("dossier", "claim", "tension")
+            }
+        return found
+
+    return context

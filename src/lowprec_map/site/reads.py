@@ -1,0 +1,242 @@
+"""What a page reads, recorded while its context is computed and it renders.
+
+A page's context is computed through a `Reader`, which answers from the graph
+and notes each answer's *fact*: an entry's content, who refers to an entry,
+which entries of a type exist. Templates receive entries as `LinkedEntry`
+values whose reference fields hold the entries they name, resolved through
+the same reader, so what a template shows is recorded too. `serve` re-renders
+a page exactly when one of its facts changed (see `changed_facts`); nothing is
+declared by hand.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+import typing
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.schema.entries import PathStep
+from lowprec_map.schema.fields import RefTo
+from lowprec_map.schema.frame import Site
+
+Fact = str  # 'type:id' an entry's content; '<type:id' who refers to it; '*type' which exist
+
+
+def backlinks_fact(key: str) -> Fact:
+    """The fact 'which entries refer to `key`'."""
+    return f"<{key}"
+
+
+def members_fact(entry_type: str) -> Fact:
+    """The fact 'which entries of `entry_type` exist'."""
+    return f"*{entry_type}"
+
+
+class Reader:
+    """The graph as one page sees it: every answer is recorded in `facts`."""
+
+    def __init__(self, graph: MapGraph) -> None:
+        self.graph = graph
+        self.facts: set[Fact] = set()
+
+    def _seen(self, entries: Iterable[Entry]) -> list[Entry]:
+        found = list(entries)
+        self.facts.update(e.key for e in found)
+        return found
+
+    @property
+    def site(self) -> Site:
+        """The site's frame (title, question, loop...)."""
+        self.facts.add("site:site")
+        return self.graph.site
+
+    def get(self, entry_type: str, entry_id: str) -> Entry:
+        """The entry of that type and id."""
+        entry = self.graph.get(entry_type, entry_id)
+        self.facts.add(entry.key)
+        return entry
+
+    def find(self, entry_type: str, entry_id: str) -> Entry | None:
+        """The entry of that type and id, or None (recorded either way)."""
+        self.facts.add(f"{entry_type}:{entry_id}")
+        self.facts.add(members_fact(entry_type))
+        return self.graph.entry(f"{entry_type}:{entry_id}")
+
+    def entries(self, entry_type: str) -> list[Entry]:
+        """All entries of a type, by id."""
+        self.facts.add(members_fact(entry_type))
+        return self._seen(self.graph.entries(entry_type))
+
+    def count(self, entry_type: str) -> int:
+        """How many entries of a type exist (without reading them)."""
+        self.facts.add(members_fact(entry_type))
+        return len(self.graph.entries(entry_type))
+
+    def counts(self) -> Counter[str]:
+        """Entries per type and core dossiers, as on the landing page."""
+        for entry_type in {*self.graph.counts(), "dossier"} - {"core"}:
+            self.facts.add(members_fact(entry_type))
+        self._seen(self.graph.entries("dossier"))  # 'core' reads each dossier
+        return self.graph.counts()
+
+    def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
+        """Entries that refer to `entry` (of one type, if given), by type and id."""
+        self.facts.add(backlinks_fact(entry.key))
+        return self._seen(self.graph.backlinks(entry, source_type))
+
+    def count_backlinks(self, entry: Entry, source_type: str) -> int:
+        """How many entries of `source_type` refer to `entry` (without reading them)."""
+        self.facts.add(backlinks_fact(entry.key))
+        return len(self.graph.backlinks(entry, source_type))
+
+    def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
+        """Entries `entry` refers to (by `relation`, if given), in reference order."""
+        self.facts.add(entry.key)
+        return self._seen(self.graph.targets(entry, relation))
+
+    def program_members(self, program: Entry, entry_type: str) -> list[Entry]:
+        """Entries of `entry_type` that declare membership in `program`."""
+        self.facts.add(backlinks_fact(program.key))
+        return self._seen(self.graph.program_members(program, entry_type))
+
+    def links(self) -> MapGraph:
+        """The whole graph, for a page that draws every link (the map): reads everything."""
+        self.facts.add("*")
+        return self.graph
+
+
+def changed_facts(before: MapGraph, after: MapGraph) -> set[Fact]:
+    """The facts whose answer differs between two graphs of the same content folder."""
+    changed: set[Fact] = set()
+    for key in before.keys() | after.keys():
+        old, new = before.entry(key), after.entry(key)
+        if old is new:
+            continue
+        if old is None or new is None:
+            changed |= {key, members_fact(key.split(":", 1)[0])}
+        elif (old.model, old.body) == (new.model, new.body):
+            continue
+        else:
+            changed.add(key)
+        for graph in (before, after):
+            entry = graph.entry(key)  # what it referred to, then or now, gains or loses a backlink
+            if entry is not None:
+                changed.update(backlinks_fact(t.key) for t in graph.targets(entry))
+    if changed:
+        changed.add("*")
+    return changed
+
+
+# ---------------------------------------------------------------- linked values
+
+
+class LinkedEntry:
+    """An entry as templates see it: `model`'s reference fields hold entries, not ids."""
+
+    def __init__(self, entry: Entry, reader: Reader) -> None:
+        self.entry = entry
+        self.reader = reader
+        reader.facts.add(entry.key)
+
+    type = property(lambda self: self.entry.type)
+    id = property(lambda self: self.entry.id)
+    key = property(lambda self: self.entry.key)
+    body = property(lambda self: self.entry.body)
+
+    @functools.cached_property
+    def model(self) -> LinkedModel:
+        """The entry's fields, references resolved."""
+        return LinkedModel(self.entry.model, self.reader)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LinkedEntry) and other.entry.key == self.entry.key
+
+    def __hash__(self) -> int:
+        return hash(self.entry.key)
+
+
+class LinkedModel:
+    """A model's fields as templates read them: a reference field (a `RefTo` id, or a
+    list of them) holds the `LinkedEntry` it names, a nested model is linked too."""
+
+    def __init__(self, model: BaseModel, reader: Reader) -> None:
+        self._model = model
+        self._reader = reader
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._model, name)
+        target = _reference_fields(type(self._model)).get(name)
+        linked = _link(value, target, self._reader)
+        setattr(self, name, linked)  # read once per page: later reads skip __getattr__
+        return linked
+
+    @property
+    def named(self) -> LinkedEntry | None:
+        """The entry a reading-path step names, if it names one."""
+        assert isinstance(self._model, PathStep)
+        for name, target in _reference_fields(PathStep).items():
+            value = getattr(self._model, name)
+            if value is not None and target is not None:
+                return LinkedEntry(self._reader.get(target, value), self._reader)
+        return None
+
+
+def linked(value: Any, reader: Reader) -> Any:
+    """A context value as templates see it: entries and models linked, containers mapped."""
+    if isinstance(value, Entry):
+        return LinkedEntry(value, reader)
+    if isinstance(value, BaseModel):
+        return LinkedModel(value, reader)
+    if isinstance(value, list):
+        return [linked(item, reader) for item in value]
+    if isinstance(value, tuple):
+        return tuple(linked(item, reader) for item in value)
+    if isinstance(value, dict):
+        return {key: linked(item, reader) for key, item in value.items()}
+    return value
+
+
+def _link(value: Any, target: str | None, reader: Reader) -> Any:
+    if target is not None:
+        if isinstance(value, str):
+            return LinkedEntry(reader.get(target, value), reader)
+        if isinstance(value, list):
+            return [LinkedEntry(reader.get(target, v), reader) for v in value]
+        return value  # None
+    if isinstance(value, BaseModel):
+        return LinkedModel(value, reader)
+    if isinstance(value, list) and value and isinstance(value[0], BaseModel):
+        return [LinkedModel(item, reader) for item in value]
+    return value
+
+
+@functools.cache
+def _reference_fields(model: type[BaseModel]) -> dict[str, str | None]:
+    """Per model class: field name -> the entry type a reference field names (None for
+    other fields)."""
+    return {
+        name: _target(field.annotation, field.metadata)
+        for name, field in model.model_fields.items()
+    }
+
+
+def _target(annotation: Any, metadata: list[Any]) -> str | None:
+    for marker in metadata:
+        if isinstance(marker, RefTo):
+            return marker.target
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _target(typing.get_args(annotation)[0], list(annotation.__metadata__))
+    if origin in (list, typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            found = _target(arg, [])
+            if found is not None:
+                return found
+    return None

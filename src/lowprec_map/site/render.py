@@ -1,0 +1,213 @@
+"""Render: planned pages -> bytes in memory, with Jinja and markdown-it-py.
+
+Content is data, never code: Markdown renders with raw HTML off and only
+http(s) or relative link targets, math becomes MathML at build time, and Jinja
+autoescapes with StrictUndefined so a template typo fails the build, as a
+problem at the template's file and line (`TemplateFailure`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from lowprec_map.content.entry import Entry
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.errors import Problem, SourcePos
+from lowprec_map.registry import LISTED_TYPES, MENTION, type_name
+from lowprec_map.schema.entries import Page
+from lowprec_map.schema.frame import Site
+from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
+from lowprec_map.site.pages import PageSpec
+from lowprec_map.site.reads import Fact, LinkedEntry, Reader, linked
+from lowprec_map.site.urls import (
+    asset_url,
+    is_safe_link,
+    listing_url,
+    output_file,
+    relative,
+    url_of,
+)
+from lowprec_map.site.views import entry_summary, entry_title, ring_layout, search_text
+
+STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
+Placement = tuple[int, str | None]  # a page's folder depth, and the 404 page's absolute root
+
+
+def make_markdown() -> MarkdownIt:
+    """CommonMark plus tables and $math$; raw HTML, images and unsafe links off."""
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True})
+    md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.disable("image")  # an image URL is a request to another host; content has none
+    md.use(dollarmath_plugin, allow_digits=False, allow_space=False, renderer=_math)
+    md.validateLink = is_safe_link  # type: ignore[method-assign]
+    return md
+
+
+def _math(tex: str, options: dict[str, Any]) -> str:
+    # Imported on first use: it pulls in urllib and ssl (~50 ms) and most pages have no math.
+    from latex2mathml.converter import convert as latex_to_mathml  # noqa: PLC0415
+
+    display = "block" if options.get("display_mode") else "inline"
+    try:
+        return str(latex_to_mathml(tex, display=display))
+    except Exception:  # latex2mathml raises many types; show the source instead
+        return f'<code class="math-source">{html.escape(tex)}</code>'
+
+
+class TemplateFailure(Exception):
+    """A template could not be compiled or rendered; `problem` says where and why."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.format())
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses from forked workers intact
+        return (TemplateFailure, (self.problem,))
+
+
+class Renderer:
+    """The Jinja environment and Markdown parser; reusable across rebuilds.
+
+    Compiling templates is most of a small rebuild's cost, so `serve` keeps one
+    Renderer while the templates and static files are unchanged. `base_url`
+    overrides site.yaml's published root (a rendering input, e.g. a sub-path).
+    """
+
+    def __init__(self, templates: Path, static: Path, base_url: str | None = None) -> None:
+        self.templates = templates
+        self.base_url = base_url
+        self.markdown = make_markdown()
+        # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
+        self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
+        self.modules: dict[Placement, Any] = {}
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(templates),
+            autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(md=self._block_markdown, url=_url_filter, human_date=_human_date)
+        self.env.globals.update(
+            type_name=type_name,
+            search_text=lambda e: search_text(e.entry),
+            entry_title=lambda e: entry_title(e.entry),
+            page_summary=lambda e: entry_summary(e.entry),
+            dossier_bibtex=lambda e: dossier_bibtex(e.entry),
+            claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
+            ring_layout=ring_layout,
+            assets=self.assets,
+            masthead_links=[
+                (t.listing.masthead, listing_url(t.name))
+                for t in LISTED_TYPES
+                if t.listing is not None and t.listing.masthead
+            ],
+        )
+
+    def render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
+        """One planned page as bytes, and the facts it read; raises TemplateFailure."""
+        try:
+            return self._render(spec, graph)
+        except jinja2.TemplateError as exc:
+            raise TemplateFailure(template_problem(exc, self.templates)) from None
+
+    def _render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
+        template = self.env.get_template(spec.template)
+        reader = Reader(graph)
+        variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
+        page_file = output_file(spec.url)
+        macros = self._macros(_placement_of(page_file, variables.get("absolute_root")))
+        pages = sorted(reader.entries("page"), key=_page_order)
+        text = template.render(
+            variables,
+            page=spec,
+            page_file=page_file,
+            macros=macros,
+            site=self._site(reader.site),
+            nav_pages=linked(pages, reader),
+        )
+        return text.encode("utf-8"), frozenset(reader.facts)
+
+    def _site(self, site: Site) -> Site:
+        if self.base_url is None:
+            return site
+        url = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
+        return site.model_copy(update={"base_url": url})
+
+    def _macros(self, placement: Placement) -> Any:
+        """partials/macros.html as a module whose links are made for `placement`.
+
+        Macros link relative to the page, so they need its folder depth; one module
+        per depth is made once, instead of importing the file with each page's context.
+        """
+        module = self.modules.get(placement)
+        if module is None:
+            depth, root = placement
+            template = self.env.get_template("partials/macros.html")
+            variables = {"page_file": "x/" * depth + "x", "absolute_root": root}
+            module = self.modules[placement] = template.make_module(variables)
+        return module
+
+    @jinja2.pass_context
+    def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
+        source = _resolve_mentions(str(context["page_file"]), text or "")
+        return Markup(self.markdown.render(source))  # safe: raw HTML is off
+
+
+def _resolve_mentions(page_file: str, text: str) -> str:
+    """Turn `[x](dossier:qerl)` into a relative link to that entry's page (checked by link)."""
+
+    def link(match: re.Match[str]) -> str:
+        return f"]({relative(page_file, url_of(match.group(1).replace('-', '_'), match.group(2)))})"
+
+    return MENTION.sub(link, text)
+
+
+def _page_order(entry: Entry) -> tuple[int, str]:
+    return (entry.model.order if isinstance(entry.model, Page) else 0, entry.id)
+
+
+def _placement_of(page_file: str, absolute_root: object) -> Placement:
+    """What a page's links depend on: its folder depth, and on the 404 page (served at
+    any depth) the absolute root its links start from."""
+    return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
+
+
+def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
+    """A template failure as a positioned problem (the template file and line)."""
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
+        return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return Problem(SourcePos(templates / str(exc.name)), "template not found")
+    # Jinja rewrites tracebacks so that template frames carry the template's file and line.
+    frame, where = exc.__traceback__, SourcePos(templates)
+    while frame is not None:
+        filename = frame.tb_frame.f_code.co_filename
+        if filename.endswith((".html", ".xml")):
+            where = SourcePos(Path(filename), frame.tb_lineno)
+        frame = frame.tb_next
+    return Problem(where, f"template error: {exc}")
+
+
+@jinja2.pass_context
+def _url_filter(context: jinja2.runtime.Context, target: LinkedEntry | str) -> str:
+    """Relative link from the page being rendered to an entry or a site URL."""
+    url = url_of(target.type, target.id) if isinstance(target, LinkedEntry) else target
+    root = context.get("absolute_root")
+    if root is not None and not url.startswith(("http://", "https://")):
+        return f"{root}{url}"  # 404.html is served at any depth: relative links would break
+    return relative(str(context["page_file"]), url)
+
+
+def _human_date(value: datetime.date) -> str:
+    return f"{value.day} {value.strftime('%b %Y')}"
