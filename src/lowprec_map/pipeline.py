@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +18,7 @@ from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.errors import ContentError, Problem
-from lowprec_map.output.parallel import in_shares
+from lowprec_map.output.parallel import cores, run_all, shares, worth_forking
 from lowprec_map.output.write import check_output_dir, staged, write_files
 from lowprec_map.site.exports import bibtex, claims_csv, graphml, map_json, map_schema, robots_txt
 from lowprec_map.site.pages import PageSpec, plan_pages
@@ -67,30 +67,48 @@ def build(
         if result.problems if strict else result.errors:
             raise ContentError(result.problems)
         graph = result.graph
-        renderer = Renderer(project.templates, project.static, base_url)
+        renderer = Renderer(project.templates, project.static, base_url, project.cache)
         specs = plan_pages(graph, base_url)
         with staged(out) as staging:
-            pages = _write_pages(renderer, graph, specs, staging, out)
             root = base_url or graph.site.base_url
-            others = {**export_files(graph, root), **static_files(project)}
-            files = pages + write_files(sorted(others.items()), staging, out)
+
+            def write_the_rest() -> int:
+                others = {**export_files(graph, root), **static_files(project)}
+                return write_files(sorted(others.items()), staging, out)
+
+            files = _write_pages(renderer, graph, specs, staging, out, write_the_rest)
     html = sum(1 for s in specs if output_file(s.url).endswith(".html"))
     elapsed = time.perf_counter() - started
     return BuildReport(graph.counts(), html, files, elapsed, result.warnings)
 
 
-def _write_pages(
-    renderer: Renderer, graph: MapGraph, specs: list[PageSpec], staging: Path, out: Path
+def _write_pages(  # noqa: PLR0917 - private; the build's own values
+    renderer: Renderer,
+    graph: MapGraph,
+    specs: list[PageSpec],
+    staging: Path,
+    out: Path,
+    write_the_rest: Callable[[], int],
 ) -> int:
-    """Render the pages and write them into the staging folder (shares of a large site on
-    every core, each process writing what it renders); the count."""
+    """Render the pages into the staging folder, and the data files beside them (for a
+    large site, shares of the pages and the data files on every core); the file count."""
 
-    def render_and_write(share: list[PageSpec]) -> int:
-        pages = ((output_file(s.url), renderer.render(s, graph)[0]) for s in share)
-        return write_files(pages, staging, out)
+    def writer(share: list[PageSpec]) -> Callable[[], int]:
+        def render_and_write() -> int:
+            pages = ((output_file(s.url), renderer.render(s, graph)[0]) for s in share)
+            return write_files(pages, staging, out)
 
+        return render_and_write
+
+    parallel = worth_forking(len(specs))
     try:
-        return sum(in_shares(specs, render_and_write))
+        renderer.compile(specs)
+    except TemplateFailure as failure:
+        raise ContentError([failure.problem]) from None
+    page_shares = shares(list(specs), cores() if parallel else 1)
+    tasks = [*(writer(share) for share in page_shares), write_the_rest]  # type: ignore[arg-type]
+    try:
+        return run_all(tasks, parallel)
     except TemplateFailure as failure:
         raise ContentError([failure.problem]) from None
 

@@ -37,6 +37,11 @@ class Project:
         return cls(content, root / "templates", root / "static")
 
     @property
+    def cache(self) -> Path:
+        """Where builds keep what they may reuse (compiled templates): beside content/."""
+        return self.content.absolute().parent / ".lowprec-cache"
+
+    @property
     def protected(self) -> list[Path]:
         """Folders an output folder must never replace: the project's own and the working one."""
         return [self.content, self.templates, self.static, Path.cwd()]

@@ -1,9 +1,10 @@
-"""Fork-parallel work: a large site's pages rendered and written on every core.
+"""Fork-parallel work: a large site's pages and data files made on every core at once.
 
+Optional by design: `run_all` runs the tasks one after the other where fork is
+unavailable, on one core, or for a small site, and the output is the same.
 Workers are forked, so they start with the graph, the compiled templates and
-the work itself already in memory; only task numbers and results (counts,
-rendered pages, or an exception) cross the process boundary. Where fork is
-unavailable, or the work is small, everything runs in this process.
+the tasks already in memory; only task numbers and results (counts, or an
+exception) cross the process boundary.
 """
 
 from __future__ import annotations
@@ -11,46 +12,43 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
 
-_Share = TypeVar("_Share")
-_Result = TypeVar("_Result")
 PARALLEL_THRESHOLD = 400  # below this many pages, forking costs more than it saves on 2 cores
-# What a forked child runs, by its task number; set just before the fork, which
-# hands it to the child.
-_CHILD_WORK: Callable[[int], object] | None = None
+# The tasks a forked child runs, by number; set just before the fork, which hands them over.
+_TASKS: Sequence[Callable[[], int]] = ()
 
 
-def worth_forking(items: int) -> bool:
-    """True when `items` pages are enough to split across forked processes."""
-    return items >= PARALLEL_THRESHOLD and _cores() >= 2 and _can_fork()
+def worth_forking(pages: int) -> bool:
+    """True when `pages` pages are enough to split across forked processes."""
+    return pages >= PARALLEL_THRESHOLD and _cores() >= 2 and _can_fork()
 
 
-def in_shares(items: list[_Share], work: Callable[[list[_Share]], _Result]) -> list[_Result]:
-    """`work` on interleaved shares of `items`: one here, the others in forked children."""
-    if not worth_forking(len(items)):
-        return [work(items)]
-    shares = min(_cores(), 4)
-    with _forked(lambda index: work(items[index::shares]), shares - 1) as pool:
-        pending = pool.map_async(_run_child, range(1, shares))
-        mine = work(items[0::shares])
-        return [mine, *pending.get()]
+def shares(items: list[object], count: int) -> list[list[object]]:
+    """`items` dealt into `count` interleaved shares (pages of every kind in each)."""
+    return [items[index::count] for index in range(count)]
 
 
-@contextmanager
-def _forked(work: Callable[[int], object], processes: int) -> Iterator[Any]:
-    """A pool of `processes` forked children that run `work` (see _run_child)."""
-    global _CHILD_WORK  # noqa: PLW0603 - read by forked children, which inherit it
-    _CHILD_WORK = work
+def run_all(tasks: Sequence[Callable[[], int]], parallel: bool) -> int:
+    """Run every task (the first here, the others in forked children when `parallel`);
+    the sum of their results. An exception in any task is raised here."""
+    if not parallel or len(tasks) < 2:
+        return sum(task() for task in tasks)
+    global _TASKS  # noqa: PLW0603 - read by the forked children, which inherit it
+    _TASKS = tasks
     try:
         context = multiprocessing.get_context("fork")
-        with context.Pool(processes, initializer=_ignore_interrupts) as pool:
-            _CHILD_WORK = None  # the children have their copy
-            yield pool
+        with context.Pool(len(tasks) - 1, initializer=_ignore_interrupts) as pool:
+            pending = pool.map_async(_run_task, range(1, len(tasks)))
+            done_here = tasks[0]()
+            return done_here + sum(pending.get())
     finally:
-        _CHILD_WORK = None
+        _TASKS = ()
+
+
+def cores() -> int:
+    """How many processes `run_all` should share pages between."""
+    return min(_cores(), 4)
 
 
 def _ignore_interrupts() -> None:
@@ -58,9 +56,8 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_child(index: int) -> object:
-    assert _CHILD_WORK is not None
-    return _CHILD_WORK(index)
+def _run_task(index: int) -> int:
+    return _TASKS[index]()
 
 
 def _cores() -> int:

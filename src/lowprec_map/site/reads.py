@@ -16,6 +16,7 @@ import types
 import typing
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel
@@ -45,70 +46,95 @@ class Reader:
     def __init__(self, graph: MapGraph) -> None:
         self.graph = graph
         self.facts: set[Fact] = set()
+        self._nested: list[set[Fact]] = []  # open `recording` blocks, innermost last
+        self._linked: dict[str, LinkedEntry] = {}
+
+    def note(self, *facts: Fact) -> None:
+        """Record facts read (also in every open `recording` block)."""
+        self.facts.update(facts)
+        for nested in self._nested:
+            nested.update(facts)
+
+    @contextmanager
+    def recording(self) -> Iterator[set[Fact]]:
+        """The facts read inside the block (they are recorded for the page as well)."""
+        found: set[Fact] = set()
+        self._nested.append(found)
+        try:
+            yield found
+        finally:
+            self._nested.remove(found)
+
+    def linked(self, entry: Entry) -> LinkedEntry:
+        """`entry` as this page's templates see it (one LinkedEntry per entry and page)."""
+        found = self._linked.get(entry.key)
+        if found is None:
+            found = self._linked[entry.key] = LinkedEntry(entry, self)
+        return found
 
     def _seen(self, entries: Iterable[Entry]) -> list[Entry]:
         found = list(entries)
-        self.facts.update(e.key for e in found)
+        self.note(*(e.key for e in found))
         return found
 
     @property
     def site(self) -> Site:
         """The site's frame (title, question, loop...)."""
-        self.facts.add("site:site")
+        self.note("site:site")
         return self.graph.site
 
     def get(self, entry_type: str, entry_id: str) -> Entry:
         """The entry of that type and id."""
         entry = self.graph.get(entry_type, entry_id)
-        self.facts.add(entry.key)
+        self.note(entry.key)
         return entry
 
     def find(self, entry_type: str, entry_id: str) -> Entry | None:
         """The entry of that type and id, or None (recorded either way)."""
-        self.facts.add(f"{entry_type}:{entry_id}")
-        self.facts.add(members_fact(entry_type))
+        self.note(f"{entry_type}:{entry_id}")
+        self.note(members_fact(entry_type))
         return self.graph.entry(f"{entry_type}:{entry_id}")
 
     def entries(self, entry_type: str) -> list[Entry]:
         """All entries of a type, by id."""
-        self.facts.add(members_fact(entry_type))
+        self.note(members_fact(entry_type))
         return self._seen(self.graph.entries(entry_type))
 
     def count(self, entry_type: str) -> int:
         """How many entries of a type exist (without reading them)."""
-        self.facts.add(members_fact(entry_type))
+        self.note(members_fact(entry_type))
         return len(self.graph.entries(entry_type))
 
     def counts(self) -> Counter[str]:
         """Entries per type and core dossiers, as on the landing page."""
         for entry_type in {*self.graph.counts(), "dossier"} - {"core"}:
-            self.facts.add(members_fact(entry_type))
+            self.note(members_fact(entry_type))
         self._seen(self.graph.entries("dossier"))  # 'core' reads each dossier
         return self.graph.counts()
 
     def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
         """Entries that refer to `entry` (of one type, if given), by type and id."""
-        self.facts.add(backlinks_fact(entry.key))
+        self.note(backlinks_fact(entry.key))
         return self._seen(self.graph.backlinks(entry, source_type))
 
     def count_backlinks(self, entry: Entry, source_type: str) -> int:
         """How many entries of `source_type` refer to `entry` (without reading them)."""
-        self.facts.add(backlinks_fact(entry.key))
+        self.note(backlinks_fact(entry.key))
         return len(self.graph.backlinks(entry, source_type))
 
     def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
         """Entries `entry` refers to (by `relation`, if given), in reference order."""
-        self.facts.add(entry.key)
+        self.note(entry.key)
         return self._seen(self.graph.targets(entry, relation))
 
     def program_members(self, program: Entry, entry_type: str) -> list[Entry]:
         """Entries of `entry_type` that declare membership in `program`."""
-        self.facts.add(backlinks_fact(program.key))
+        self.note(backlinks_fact(program.key))
         return self._seen(self.graph.program_members(program, entry_type))
 
     def links(self) -> MapGraph:
         """The whole graph, for a page that draws every link (the map): reads everything."""
-        self.facts.add("*")
+        self.note("*")
         return self.graph
 
 
@@ -143,17 +169,13 @@ class LinkedEntry:
     def __init__(self, entry: Entry, reader: Reader) -> None:
         self.entry = entry
         self.reader = reader
-        reader.facts.add(entry.key)
+        self.model = LinkedModel(entry.model, reader)  # the entry's fields, references resolved
+        reader.note(entry.key)
 
     type = property(lambda self: self.entry.type)
     id = property(lambda self: self.entry.id)
     key = property(lambda self: self.entry.key)
     body = property(lambda self: self.entry.body)
-
-    @functools.cached_property
-    def model(self) -> LinkedModel:
-        """The entry's fields, references resolved."""
-        return LinkedModel(self.entry.model, self.reader)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LinkedEntry) and other.entry.key == self.entry.key
@@ -169,12 +191,16 @@ class LinkedModel:
     def __init__(self, model: BaseModel, reader: Reader) -> None:
         self._model = model
         self._reader = reader
+        # Fields that name nothing are copied as they are; the others resolve on first read.
+        plain = _plain_fields(type(model))
+        self.__dict__.update((name, value) for name, value in vars(model).items() if name in plain)
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._model, name)
         target = _reference_fields(type(self._model)).get(name)
         linked = _link(value, target, self._reader)
-        setattr(self, name, linked)  # read once per page: later reads skip __getattr__
+        if target is None:  # a reference is resolved (and so recorded) at every read
+            setattr(self, name, linked)
         return linked
 
     @property
@@ -184,14 +210,14 @@ class LinkedModel:
         for name, target in _reference_fields(PathStep).items():
             value = getattr(self._model, name)
             if value is not None and target is not None:
-                return LinkedEntry(self._reader.get(target, value), self._reader)
+                return self._reader.linked(self._reader.get(target, value))
         return None
 
 
 def linked(value: Any, reader: Reader) -> Any:
     """A context value as templates see it: entries and models linked, containers mapped."""
     if isinstance(value, Entry):
-        return LinkedEntry(value, reader)
+        return reader.linked(value)
     if isinstance(value, BaseModel):
         return LinkedModel(value, reader)
     if isinstance(value, list):
@@ -206,15 +232,31 @@ def linked(value: Any, reader: Reader) -> Any:
 def _link(value: Any, target: str | None, reader: Reader) -> Any:
     if target is not None:
         if isinstance(value, str):
-            return LinkedEntry(reader.get(target, value), reader)
+            return reader.linked(reader.get(target, value))
         if isinstance(value, list):
-            return [LinkedEntry(reader.get(target, v), reader) for v in value]
+            return [reader.linked(reader.get(target, v)) for v in value]
         return value  # None
     if isinstance(value, BaseModel):
         return LinkedModel(value, reader)
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
         return [LinkedModel(item, reader) for item in value]
     return value
+
+
+@functools.cache
+def _plain_fields(model: type[BaseModel]) -> frozenset[str]:
+    """Per model class: the fields that can hold neither a reference nor a nested model."""
+    return frozenset(
+        name
+        for name, target in _reference_fields(model).items()
+        if target is None and not _may_nest(model.model_fields[name].annotation)
+    )
+
+
+def _may_nest(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_may_nest(arg) for arg in typing.get_args(annotation))
 
 
 @functools.cache

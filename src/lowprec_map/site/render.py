@@ -9,6 +9,7 @@ problem at the template's file and line (`TemplateFailure`).
 from __future__ import annotations
 
 import datetime
+import hashlib
 import html
 import re
 from pathlib import Path
@@ -38,6 +39,7 @@ from lowprec_map.site.urls import (
 )
 from lowprec_map.site.views import entry_summary, entry_title, ring_layout, search_text
 
+MAX_CHROMES = 64  # folder depths times the versions of the site a serve session keeps
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 Placement = tuple[int, str | None]  # a page's folder depth, and the 404 page's absolute root
 
@@ -82,13 +84,26 @@ class Renderer:
     overrides site.yaml's published root (a rendering input, e.g. a sub-path).
     """
 
-    def __init__(self, templates: Path, static: Path, base_url: str | None = None) -> None:
+    def __init__(
+        self,
+        templates: Path,
+        static: Path,
+        base_url: str | None = None,
+        cache: Path | None = None,
+    ) -> None:
         self.templates = templates
         self.base_url = base_url
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
         self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
         self.modules: dict[Placement, Any] = {}
+        # The page chrome (head links, masthead, footer) is the same on every page at one
+        # folder depth: drawn once per depth and per site and pages shown (see `_chrome`).
+        self.chromes: dict[tuple[object, ...], tuple[list[object], dict[str, Markup]]] = {}
+        self._shown_site: tuple[Site | None, Site | None] = (None, None)
+        # Cards drawn while rendering one graph, with the facts they read (see `_card`).
+        self.cards: dict[tuple[object, ...], tuple[Markup, frozenset[Fact]]] = {}
+        self._cards_of: MapGraph | None = None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
             autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -98,6 +113,8 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(md=self._block_markdown, url=_url_filter, human_date=_human_date)
+        if cache is not None:
+            self.env.bytecode_cache = _bytecode_cache(cache, self.env)
         self.env.globals.update(
             type_name=type_name,
             search_text=lambda e: search_text(e.entry),
@@ -106,6 +123,7 @@ class Renderer:
             dossier_bibtex=lambda e: dossier_bibtex(e.entry),
             claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
             ring_layout=ring_layout,
+            card=self._card,
             assets=self.assets,
             masthead_links=[
                 (t.listing.masthead, listing_url(t.name))
@@ -113,6 +131,15 @@ class Renderer:
                 if t.listing is not None and t.listing.masthead
             ],
         )
+
+    def compile(self, specs: list[PageSpec]) -> None:
+        """Compile the templates these pages use (before forking, so workers inherit them);
+        raises TemplateFailure."""
+        try:
+            for name in sorted({s.template for s in specs} | {"partials/macros.html"}):
+                self.env.get_template(name)
+        except jinja2.TemplateError as exc:
+            raise TemplateFailure(template_problem(exc, self.templates)) from None
 
     def render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         """One planned page as bytes, and the facts it read; raises TemplateFailure."""
@@ -123,26 +150,78 @@ class Renderer:
 
     def _render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         template = self.env.get_template(spec.template)
+        if graph is not self._cards_of:
+            self.cards, self._cards_of = {}, graph
         reader = Reader(graph)
         variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
         page_file = output_file(spec.url)
-        macros = self._macros(_placement_of(page_file, variables.get("absolute_root")))
-        pages = sorted(reader.entries("page"), key=_page_order)
+        placement = _placement_of(page_file, variables.get("absolute_root"))
+        macros = self._macros(placement)
+        site = self._site(reader.site)
         text = template.render(
             variables,
             page=spec,
             page_file=page_file,
             macros=macros,
-            site=self._site(reader.site),
-            nav_pages=linked(pages, reader),
+            site=site,
+            chrome=self._chrome(placement, site, reader),
         )
         return text.encode("utf-8"), frozenset(reader.facts)
 
+    def _chrome(self, placement: Placement, site: Site, reader: Reader) -> dict[str, Markup]:
+        """The head links, masthead and footer for a page at `placement`.
+
+        Keyed by the identity of the very objects they show (the site and the pages in
+        the masthead, kept alive beside the drawing so no identity is reused), so a
+        changed site or page draws them anew.
+        """
+        pages = sorted(reader.entries("page"), key=_page_order)
+        shown: list[object] = [site, *pages]
+        key = (placement, *map(id, shown))
+        found = self.chromes.get(key)
+        if found is None:
+            if len(self.chromes) >= MAX_CHROMES:  # serve: drawings of older sites and pages
+                self.chromes.clear()
+            macros, nav = self._macros(placement), linked(pages, reader)
+            drawn = {
+                "head_links": Markup(macros.head_links(site)),
+                "masthead": Markup(macros.masthead(site, nav)),
+                "site_footer": Markup(macros.site_footer(site)),
+            }
+            found = self.chromes[key] = (shown, drawn)
+        return found[1]
+
+    @jinja2.pass_context
+    def _card(
+        self, context: jinja2.runtime.Context, macro: Any, entry: LinkedEntry, *args: object
+    ) -> Markup:
+        """`macro(entry, *args)`, drawn once per graph, folder depth and arguments.
+
+        An entry shows the same wherever it is drawn from one graph, so a claim card
+        listed on many pages is drawn once; the facts it read while drawn are recorded
+        for every page that shows it.
+        """
+        placement = _placement_of(str(context["page_file"]), context.get("absolute_root"))
+        key = (macro, placement, entry.key, *args)
+        found = self.cards.get(key)
+        if found is None:
+            with entry.reader.recording() as read:
+                drawn = Markup(macro(entry, *args))
+            found = self.cards[key] = (drawn, frozenset(read | {entry.key}))
+        else:
+            entry.reader.note(*found[1])
+        return found[0]
+
     def _site(self, site: Site) -> Site:
+        """The site as pages show it: published at `base_url` when one is given."""
         if self.base_url is None:
             return site
-        url = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
-        return site.model_copy(update={"base_url": url})
+        original, shown = self._shown_site
+        if original is not site:
+            url = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
+            shown = site.model_copy(update={"base_url": url})
+            self._shown_site = (site, shown)
+        return shown
 
     def _macros(self, placement: Placement) -> Any:
         """partials/macros.html as a module whose links are made for `placement`.
@@ -175,6 +254,24 @@ def _resolve_mentions(page_file: str, text: str) -> str:
 
 def _page_order(entry: Entry) -> tuple[int, str]:
     return (entry.model.order if isinstance(entry.model, Page) else 0, entry.id)
+
+
+def _bytecode_cache(folder: Path, env: jinja2.Environment) -> jinja2.BytecodeCache | None:
+    """Compiled templates kept in the project's cache folder between builds.
+
+    Jinja checks each template's source checksum itself; compiled code also bakes
+    in the Jinja version and how each filter is called (with the context or not),
+    so those name the folder: a change to either never reuses old code.
+    """
+    calling = sorted(
+        (name, str(getattr(f, "jinja_pass_arg", ""))) for name, f in env.filters.items()
+    )
+    key = hashlib.sha256(repr((jinja2.__version__, calling)).encode()).hexdigest()[:16]
+    try:
+        (folder / f"jinja-{key}").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # a read-only project: compile every time
+    return jinja2.FileSystemBytecodeCache(str(folder / f"jinja-{key}"))
 
 
 def _placement_of(page_file: str, absolute_root: object) -> Placement:
