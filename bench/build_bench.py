@@ -1,11 +1,12 @@
-"""Build speed at scale, side by side with a minimal floor. Run from the repository root:
+"""Build speed at scale, side by side with a minimal floor, Hugo and an older checkout.
+Run from the repository root:
 
-    python bench/build_bench.py [--sizes 100 1000 10000] [--runs 3]
+    python bench/build_bench.py [--sizes 100 1000 10000] [--runs 3] [--baseline DIR]
 
 For each N it generates synthetic content (bench/synth.py, seed 0) and prints,
 as medians of --runs runs:
-  - cold build: `python build.py` as a whole process (time, peak memory, and CPU
-    time with its forked children), after writing the package's bytecode;
+  - cold build: `python build.py build` as a whole process (time, peak memory,
+    and CPU time with its forked children), after writing the package's bytecode;
   - the floor: the same number of entries through the least a generator must
     do (read YAML with the C loader, validate with one pydantic model, render
     one Jinja template, write one file each), also as a whole process;
@@ -13,16 +14,19 @@ as medians of --runs runs:
     back, and the ratio is the median of those pairs (with their range), which
     holds up better than a ratio of medians on a shared, noisy machine;
   - the cost per entry;
-  - incremental rebuild after editing one claim, in-process as `serve` does it.
+  - incremental rebuild after editing one claim, in-process as `serve` does it;
+  - when `hugo` is on PATH: `hugo --quiet` on a Hugo site made from the same
+    entries (bench/hugo_site.py), cold, in the same runs, and lowprec-map / Hugo;
+  - with --baseline DIR (another checkout of this repository): DIR's build.py
+    on the same content with DIR's templates, in the same runs, and ours / baseline.
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
+import importlib
 import os
 import platform
-import resource
 import shutil
 import statistics
 import subprocess
@@ -31,12 +35,15 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "bench"))
 
+import hugo_site  # noqa: E402
 import synth  # noqa: E402
+from timing import Job, Timing, compile_package, run_back_to_back  # noqa: E402
 
 FLOOR = r"""
 import sys, datetime, pathlib, yaml, jinja2, pydantic
@@ -58,44 +65,43 @@ for path in sorted(content.glob("*/*.yaml")):
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(html, encoding="utf-8")
 """
+# Where Project and DevSite live, newest layout first (src/ is being restructured).
+DEV_SITE_MODULES = (
+    ("lowprec_map.content.project", "lowprec_map.dev.serve"),
+    ("lowprec_map.project", "lowprec_map.serve"),
+)
 
 
-def timed(command: list[str]) -> tuple[float, int, float]:
-    """Wall time, peak RSS (KB) and CPU time (user + system, with its forked
-    children) of a whole process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - started
-    if result.returncode != 0:
-        raise SystemExit(result.stderr[-2000:])
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return elapsed, after.ru_maxrss, cpu
+def dev_site(content: Path, out: Path) -> Any:
+    """The incremental builder `serve` uses (a DevSite), for this checkout's theme.
 
-
-def compile_package() -> None:
-    """Write the package's bytecode first, as `pip install` does for an installed one.
-
-    An editable install writes it on first import, unless PYTHONDONTWRITEBYTECODE
-    is set (it is on some CI machines, this one included): then every timed build
-    would compile the generator's modules again (~40 ms) while the floor's
-    libraries come precompiled.
+    The one place that knows where Project and DevSite are: imported by name, so
+    this module type-checks whichever layout src/ has.
     """
-    compileall.compile_dir(str(REPO / "src"), quiet=1)
+    for project_module, serve_module in DEV_SITE_MODULES:
+        try:
+            project = importlib.import_module(project_module).Project
+            site = importlib.import_module(serve_module).DevSite
+        except ModuleNotFoundError as exc:
+            if not _is_part_of(str(exc.name), project_module, serve_module):
+                raise  # a module missing inside this layout is a real error
+            continue  # not this layout
+        return site(project(content, REPO / "templates", REPO / "static"), out)
+    raise SystemExit(f"neither of {DEV_SITE_MODULES} imports: where are Project and DevSite?")
+
+
+def _is_part_of(missing: str, *modules: str) -> bool:
+    """Whether `missing` is one of `modules` or a package above one."""
+    return any(f"{module}.".startswith(f"{missing}.") for module in modules)
 
 
 def incremental(content: Path, out: Path) -> float:
     """Median time of the in-process rebuild after editing one claim (as serve does)."""
-    from lowprec_map.project import Project  # noqa: PLC0415
-    from lowprec_map.serve import DevSite  # noqa: PLC0415
-
-    site = DevSite(Project(content, REPO / "templates", REPO / "static"), out)
+    site = dev_site(content, out)
     site.load_existing()
     site.rebuild()
-    claim = sorted((content / "claims").glob("*.yaml"))[
-        len(list((content / "claims").glob("*.yaml"))) // 2
-    ]
+    claims = sorted((content / "claims").glob("*.yaml"))
+    claim = claims[len(claims) // 2]
     original = claim.read_text()
     times = []
     for run in range(5):
@@ -106,6 +112,41 @@ def incremental(content: Path, out: Path) -> float:
     claim.write_text(original)
     assert not site.errors, site.errors
     return statistics.median(times)
+
+
+def build_command(checkout: Path, content: Path, out: Path) -> list[str]:
+    """`python build.py build` of one checkout, with that checkout's own theme."""
+    return [
+        *(sys.executable, str(checkout / "build.py"), "build", "--content", str(content)),
+        *("--templates", str(checkout / "templates"), "--static", str(checkout / "static")),
+        *("--out", str(out)),
+    ]
+
+
+def jobs(root: Path, hugo: str | None, baseline: Path | None) -> dict[str, Job]:
+    """The processes timed in each run, in order: build, floor, then Hugo and the baseline."""
+    content, site, floor = root / "content", root / "_site", root / "floor"
+    found = {
+        "build": Job(build_command(REPO, content, site), (site,)),
+        "floor": Job([sys.executable, "-c", FLOOR, str(content), str(floor)], (floor,)),
+    }
+    if hugo is not None:
+        source, out = root / "hugo", root / "hugo_out"
+        hugo_site.write_site(content, source)
+        argv = [hugo, "--quiet", "--source", str(source), "--destination", str(out)]
+        found["hugo"] = Job(argv, (out, source / "resources"))  # cold: no output, no cache
+    if baseline is not None:
+        out = root / "baseline_site"
+        found["baseline"] = Job(build_command(baseline, content, out), (out,))
+    return found
+
+
+@dataclass
+class Versus:
+    """Another generator timed in the same runs: its median seconds, ours / its per run."""
+
+    seconds: float
+    ratios: list[float]
 
 
 @dataclass
@@ -120,67 +161,133 @@ class Row:
     peak_kb: int
     ratios: list[float]
     rebuild_s: float
+    hugo: Versus | None = None
+    baseline: Versus | None = None
 
 
-def measure(n: int, root: Path, runs: int) -> Row:
-    """Generate N entries under `root`, then time `runs` build/floor pairs and the rebuild."""
+def versus(builds: list[Timing], others: list[Timing] | None) -> Versus | None:
+    """The other generator's median, and ours / its for each run (None when not timed)."""
+    if others is None:
+        return None
+    ratios = [b.wall / o.wall for b, o in zip(builds, others, strict=True)]
+    return Versus(statistics.median(o.wall for o in others), ratios)
+
+
+def measure(
+    n: int, root: Path, runs: int, hugo: str | None = None, baseline: Path | None = None
+) -> Row:
+    """Generate N entries under `root`, then time `runs` back-to-back rounds of the build,
+    the floor (and Hugo, the baseline checkout, when given), then the rebuild."""
     entries = sum(synth.generate(n, root / "content").values())
-    content, site, floor = str(root / "content"), root / "_site", root / "floor"
-    builds, floors, ratios = [], [], []
-    for _ in range(runs):
-        shutil.rmtree(site, ignore_errors=True)
-        build = timed(
-            [sys.executable, str(REPO / "build.py"), "--content", content, "--out", str(site)]
-        )
-        shutil.rmtree(floor, ignore_errors=True)
-        bottom = timed([sys.executable, "-c", FLOOR, content, str(floor)])
-        builds.append(build)
-        floors.append(bottom)
-        ratios.append(build[0] / bottom[0])
+    timings = run_back_to_back(jobs(root, hugo, baseline), runs)
+    builds, floors = timings["build"], timings["floor"]
     return Row(
         entries,
-        statistics.median(b[0] for b in builds),
-        statistics.median(f[0] for f in floors),
-        statistics.median(b[2] for b in builds),
-        statistics.median(f[2] for f in floors),
-        max(b[1] for b in builds),
-        ratios,
-        incremental(root / "content", site),
+        statistics.median(b.wall for b in builds),
+        statistics.median(f.wall for f in floors),
+        statistics.median(b.cpu for b in builds),
+        statistics.median(f.cpu for f in floors),
+        max(b.peak_kb for b in builds),
+        [b.wall / f.wall for b, f in zip(builds, floors, strict=True)],
+        incremental(root / "content", root / "_site"),
+        versus(builds, timings.get("hugo")),
+        versus(builds, timings.get("baseline")),
     )
 
 
-COLUMNS = (
-    f"{'N':>6} {'build s':>8} {'peak MB':>8} {'floor s':>8} {'ratio':>6} {'(range)':>11} "
-    f"{'build CPU':>9} {'floor CPU':>9} {'ms/entry':>9} {'floor ms/e':>10} {'rebuild ms':>10}"
-)
+def columns(hugo: bool = False, baseline: bool = False) -> list[str]:
+    """The table's column names in order, one per cell of row_text ("build s" is one)."""
+    cells = ["N", "build s", "peak MB", "floor s", "ratio", "(range)", "build CPU"]
+    cells += ["floor CPU", "ms/entry", "floor ms/e", "rebuild ms"]
+    cells += ["hugo s", "/hugo", "(range)"] if hugo else []
+    cells += ["base s", "/base", "(range)"] if baseline else []
+    return cells
+
+
+WIDTHS = {"N": 6, "(range)": 11, "build CPU": 9, "floor CPU": 9, "ms/entry": 9}
+WIDTHS |= {"floor ms/e": 10, "rebuild ms": 10, "ratio": 6, "/hugo": 6, "/base": 6}
+
+
+def header(hugo: bool = False, baseline: bool = False) -> str:
+    """The table's first line."""
+    return " ".join(f"{cell:>{WIDTHS.get(cell, 8)}}" for cell in columns(hugo, baseline))
+
+
+COLUMNS = header()
+
+
+def _ratio_cells(ratios: list[float]) -> str:
+    spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+    return f"{statistics.median(ratios):>6.2f} {spread:>11}"
 
 
 def row_text(n: int, row: Row) -> str:
-    """The row under COLUMNS."""
-    spread = f"{min(row.ratios):.2f}-{max(row.ratios):.2f}"
-    return (
+    """The row under header(hugo=row.hugo is not None, baseline=row.baseline is not None)."""
+    text = (
         f"{n:>6} {row.build_s:>8.2f} {row.peak_kb / 1024:>8.0f} {row.floor_s:>8.2f} "
-        f"{statistics.median(row.ratios):>6.2f} {spread:>11} {row.build_cpu:>9.2f} "
+        f"{_ratio_cells(row.ratios)} {row.build_cpu:>9.2f} "
         f"{row.floor_cpu:>9.2f} {1000 * row.build_s / row.entries:>9.2f} "
         f"{1000 * row.floor_s / row.entries:>10.2f} {1000 * row.rebuild_s:>10.0f}"
     )
+    for other in (row.hugo, row.baseline):
+        if other is not None:
+            text += f" {other.seconds:>8.2f} {_ratio_cells(other.ratios)}"
+    return text
+
+
+def _describe(checkout: Path) -> str:
+    """A checkout's folder and commit (read-only: `git rev-parse`)."""
+    git = shutil.which("git")
+    command = [str(git), "-C", str(checkout), "rev-parse", "--short", "HEAD"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False) if git else None
+    if result is None or result.returncode != 0:
+        return f"{checkout} (commit unknown)"
+    return f"{checkout} (commit {result.stdout.strip()}, plus any uncommitted changes)"
+
+
+def _hugo_line(hugo: str | None) -> str:
+    if hugo is None:
+        return "hugo: not found on PATH; the Hugo columns are skipped"
+    result = subprocess.run([hugo, "version"], capture_output=True, text=True, check=False)
+    return f"hugo: {hugo}, {result.stdout.strip() or 'version unknown'}"
+
+
+NOTES = (
+    "ratio: lowprec-map / floor, the median of the runs' pairs (their range beside it).",
+    "peak MB: the build process's largest resident set, with its forked children.",
+    "CPU: user + system seconds of the whole process and its forked children, median.",
+)
+HUGO_NOTE = "/hugo: lowprec-map / Hugo per run, median (range); hugo s: Hugo's median seconds."
+BASE_NOTE = "/base: ours / baseline per run, median (range); base s: the baseline's median."
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, metavar="DIR", help="another checkout to time")
     args = parser.parse_args()
-    compile_package()
+    baseline = args.baseline.resolve() if args.baseline else None
+    if baseline is not None and not (baseline / "build.py").is_file():
+        parser.error(f"--baseline: no build.py in {baseline}")
+    hugo = shutil.which("hugo")
+    for checkout in (REPO, baseline):
+        if checkout is not None:
+            compile_package(checkout)
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     )
-    print(COLUMNS)
+    print(f"ours: {_describe(REPO)}")
+    if baseline is not None:
+        print(f"baseline: {_describe(baseline)}")
+    print(_hugo_line(hugo))
+    print(header(hugo is not None, baseline is not None))
     with tempfile.TemporaryDirectory() as scratch:
         for n in args.sizes:
-            print(row_text(n, measure(n, Path(scratch) / str(n), args.runs)), flush=True)
-    print("peak MB: the largest process so far (ru_maxrss only grows: give sizes in rising order).")
-    print("CPU: user + system seconds of the whole process and its forked children, median.")
+            row = measure(n, Path(scratch) / str(n), args.runs, hugo, baseline)
+            print(row_text(n, row), flush=True)
+    extra = ([HUGO_NOTE] if hugo else []) + ([BASE_NOTE] if baseline else [])
+    print("\n".join([*NOTES, *extra]))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from lowprec_map.project import Project
+from lowprec_map.content.project import Project
 
 # CI runs the property tests derandomized, so a red run can be reproduced exactly;
 # local runs explore new examples each time.
@@ -72,3 +72,9 @@ def tree(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file()
     }
+
+
+def beside(folder: Path) -> list[str]:
+    """What a build left in `folder`, by name, but for the project's cache of compiled
+    templates (kept beside content/ on purpose)."""
+    return sorted(p.name for p in folder.iterdir() if p.name != ".lowprec-cache")

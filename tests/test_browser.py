@@ -12,10 +12,11 @@ from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
 from conftest import REPO
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from lowprec_map.graph import MapGraph
-from lowprec_map.models import Dossier, EvidenceLabel, Program
-from lowprec_map.pipeline import build, check
-from lowprec_map.project import Project
+from lowprec_map.content.check import check
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.project import Project
+from lowprec_map.pipeline import build
+from lowprec_map.schema.entries import Dossier, EvidenceLabel, Program
 
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
 

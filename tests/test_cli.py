@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, REPO, MakeProject
+from conftest import MINIMAL, REPO, MakeProject, beside
 
 from lowprec_map.cli import main
-from lowprec_map.pages import plan_pages
-from lowprec_map.pipeline import check
+from lowprec_map.content.check import check
+from lowprec_map.site.pages import plan_pages
 
 TYPO_CLAIM = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n"
 
@@ -36,7 +36,7 @@ def test_check_clean_exits_zero_with_summary(
     project = make_project()
     assert main(["check", "--content", str(project.content)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("ok: 2 dossiers, 3 claims, 3 evidence labels, 1 tension, 1 failure mode")
+    assert out.startswith("ok: 2 dossiers, 3 claims, 1 tension, 1 failure mode, 1 research program")
 
 
 def test_check_typo_prints_position_and_suggestion(
@@ -132,4 +132,4 @@ def test_an_unwritable_output_folder_is_an_error_not_a_traceback(
     assert result.stderr.startswith("lowprec-map: error: File exists: ")  # a-file is no folder
     assert str(tmp_path / "a-file") in result.stderr
     assert result.stderr.rstrip().endswith("; a-file/site left unchanged")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "content"]
+    assert beside(tmp_path) == ["a-file", "content"]

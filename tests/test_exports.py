@@ -14,10 +14,11 @@ import networkx as nx
 import pytest
 from conftest import REPO
 
-from lowprec_map.graph import MapGraph
-from lowprec_map.models import Claim
-from lowprec_map.pipeline import build, check
-from lowprec_map.project import Project
+from lowprec_map.content.check import check
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.project import Project
+from lowprec_map.pipeline import build
+from lowprec_map.schema.entries import Claim
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

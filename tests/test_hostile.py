@@ -14,15 +14,16 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, REPO, MakeProject, tree
+from conftest import MINIMAL, REPO, MakeProject, beside, tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lowprec_map.content.check import check
+from lowprec_map.content.load import load_file, parse_yaml
+from lowprec_map.content.project import Project
 from lowprec_map.errors import Problem
-from lowprec_map.load import load_file, parse_yaml
-from lowprec_map.models import Claim
-from lowprec_map.pipeline import build, check
-from lowprec_map.project import Project
+from lowprec_map.pipeline import build
+from lowprec_map.schema.entries import Claim
 
 PROBLEM_LINE = re.compile(r"^[^\n]+:\d+:\d+: [^\n]+$")
 FIELDS = [*Claim.model_fields, "id", "sumary", "dossier", "locator", "<<", "label "]
@@ -256,4 +257,4 @@ def test_ctrl_c_while_writing_is_one_line_and_leaves_the_old_site_whole(tmp_path
     _, stderr = process.communicate(timeout=60)
     assert (process.returncode, stderr) == (130, "lowprec-map: interrupted\n")
     assert tree(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+    assert beside(tmp_path) == ["content", "site"]

@@ -12,8 +12,8 @@ from pathlib import Path
 from browser import require
 from conftest import REPO
 
+from lowprec_map.content.project import Project
 from lowprec_map.pipeline import build
-from lowprec_map.project import Project
 
 CONTENT = Path(os.environ.get("LOWPREC_CONTENT") or REPO / "content")
 

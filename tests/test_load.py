@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from lowprec_map.content.load import Positions, load_content, load_file, parse_yaml
 from lowprec_map.errors import Problem
-from lowprec_map.load import Positions, load_content, load_file, parse_yaml
 
 
 def parse(text: str) -> tuple[tuple[dict[str, Any], Positions] | None, list[str]]:

@@ -11,8 +11,9 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from conftest import REPO, MakeProject
 
-from lowprec_map.pipeline import build, check
-from lowprec_map.project import Project
+from lowprec_map.content.check import check
+from lowprec_map.content.project import Project
+from lowprec_map.pipeline import build
 
 
 @pytest.fixture(scope="module")
@@ -187,8 +188,8 @@ def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
 def test_map_trims_to_the_node_limit_and_says_what_it_left_out(
     make_project: MakeProject, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from lowprec_map import layout  # noqa: PLC0415
-    from lowprec_map.layout import Omission  # noqa: PLC0415
+    from lowprec_map.site import layout  # noqa: PLC0415
+    from lowprec_map.site.layout import Omission  # noqa: PLC0415
 
     project = make_project()
     graph = check(project.content).graph

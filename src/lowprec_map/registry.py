@@ -203,7 +203,7 @@ SITE_SEGMENTS = frozenset(
         "sitemap.xml",
         "robots.txt",
         "references.bib",
-    }  # fmt: skip
+    }
 )
 # A page is published at /<id>/, so its id must not take a segment the site uses.
 RESERVED_PAGE_IDS = SITE_SEGMENTS | {t.url_folder.split("/")[0] for t in TYPES if t.url_folder}

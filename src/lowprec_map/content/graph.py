@@ -83,6 +83,10 @@ class MapGraph:
         """The entry with key 'type:id', if any."""
         return self._entries.get(key)
 
+    def keys(self) -> set[str]:
+        """Every entry's key."""
+        return set(self._entries)
+
     def __contains__(self, key: str) -> bool:
         return key in self._entries
 

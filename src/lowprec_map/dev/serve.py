@@ -103,7 +103,10 @@ class DevSite:
         assert self.renderer is not None
         fresh: dict[str, bytes] = {}
         reads: dict[str, frozenset[Fact]] = {}
-        for spec in plan_pages(graph):
+        specs = plan_pages(graph)
+        if not self.reads:
+            self.renderer.compile(specs)  # a new renderer: check every template first
+        for spec in specs:
             name = output_file(spec.url)
             last = self.reads.get(name)
             if changed is not None and last is not None and last.isdisjoint(changed):

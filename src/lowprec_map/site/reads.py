@@ -143,18 +143,17 @@ def changed_facts(before: MapGraph, after: MapGraph) -> set[Fact]:
     changed: set[Fact] = set()
     for key in before.keys() | after.keys():
         old, new = before.entry(key), after.entry(key)
-        if old is new:
+        if old is new or (
+            old is not None and new is not None and (old.model, old.body) == (new.model, new.body)
+        ):
             continue
+        changed.add(key)
         if old is None or new is None:
-            changed |= {key, members_fact(key.split(":", 1)[0])}
-        elif (old.model, old.body) == (new.model, new.body):
-            continue
-        else:
-            changed.add(key)
-        for graph in (before, after):
-            entry = graph.entry(key)  # what it referred to, then or now, gains or loses a backlink
-            if entry is not None:
-                changed.update(backlinks_fact(t.key) for t in graph.targets(entry))
+            changed.add(members_fact(key.split(":", 1)[0]))
+        # What it refers to now and did not then, or the reverse, gains or loses a backlink.
+        then = set(before.edges_from(old)) if old is not None else set()
+        now = set(after.edges_from(new)) if new is not None else set()
+        changed.update(backlinks_fact(target) for _, target, _ in then ^ now)
     if changed:
         changed.add("*")
     return changed

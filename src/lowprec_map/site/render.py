@@ -22,7 +22,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.errors import Problem, SourcePos
+from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.registry import LISTED_TYPES, MENTION, type_name
 from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
@@ -138,8 +138,24 @@ class Renderer:
         try:
             for name in sorted({s.template for s in specs} | {"partials/macros.html"}):
                 self.env.get_template(name)
+                self._check_blocks(name)
         except jinja2.TemplateError as exc:
             raise TemplateFailure(template_problem(exc, self.templates)) from None
+
+    def _check_blocks(self, name: str) -> None:
+        """A block the parent template does not define would never show: an error."""
+        source = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
+        tree = self.env.parse(source, name)
+        extends = tree.find(jinja2.nodes.Extends)
+        if extends is None or not isinstance(extends.template, jinja2.nodes.Const):
+            return
+        parent = self.env.get_template(str(extends.template.value))
+        for block in tree.find_all(jinja2.nodes.Block):
+            if block.name not in parent.blocks and not _inside_block(tree, block):
+                hint = suggest(block.name, parent.blocks)
+                message = f"block '{block.name}' is not in {parent.name}{hint}"
+                problem = Problem(SourcePos(self.templates / name, block.lineno), message)
+                raise TemplateFailure(problem)
 
     def render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         """One planned page as bytes, and the facts it read; raises TemplateFailure."""
@@ -217,7 +233,7 @@ class Renderer:
         if self.base_url is None:
             return site
         original, shown = self._shown_site
-        if original is not site:
+        if original is not site or shown is None:
             url = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
             shown = site.model_copy(update={"base_url": url})
             self._shown_site = (site, shown)
@@ -278,6 +294,14 @@ def _placement_of(page_file: str, absolute_root: object) -> Placement:
     """What a page's links depend on: its folder depth, and on the 404 page (served at
     any depth) the absolute root its links start from."""
     return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
+
+
+def _inside_block(tree: jinja2.nodes.Template, block: jinja2.nodes.Block) -> bool:
+    """True for a block nested in another block of the same template (its own to define)."""
+    return any(
+        outer is not block and block in outer.find_all(jinja2.nodes.Block)
+        for outer in tree.find_all(jinja2.nodes.Block)
+    )
 
 
 def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
