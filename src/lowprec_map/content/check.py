@@ -53,6 +53,9 @@ class ContentCache:
     """
 
     files: dict[Path, FileResult] = field(default_factory=dict)
+    graph: MapGraph | None = (
+        None  # the last graph: a save that keeps every reference keeps its links
+    )
 
     def forget_all_but(self, paths: set[Path]) -> None:
         """Drop the results of files that no longer exist."""
@@ -107,7 +110,8 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
         invalid |= one.invalid
         kinds.add(kind)
     problems.extend(missing_required(kinds, content))
-    graph = MapGraph(entries, invalid)
+    graph = MapGraph.relinked(cache.graph, entries, invalid) or MapGraph(entries, invalid)
+    cache.graph = graph
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))

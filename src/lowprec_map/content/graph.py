@@ -52,6 +52,32 @@ class MapGraph:
         for entry in entries:
             self._link(entry)
 
+    @classmethod
+    def relinked(
+        cls, previous: MapGraph | None, entries: list[Entry], invalid: set[str]
+    ) -> MapGraph | None:
+        """A graph of `entries` that shares `previous`'s links, or None if they differ.
+
+        Valid when the same entries exist and each one that changed refers to exactly
+        what it did before (same targets, relations and places): the usual save, a
+        text edit. The networkx graph is never changed after linking, so both share it.
+        """
+        if previous is None or previous.problems or invalid != previous.invalid:
+            return None
+        if len(entries) != len(previous._entries):
+            return None
+        for entry in entries:
+            before = previous._entries.get(entry.key)
+            if before is None or (before is not entry and refs_of(before) != refs_of(entry)):
+                return None
+        graph = cls.__new__(cls)
+        graph.graph, graph.invalid, graph.problems = previous.graph, invalid, []
+        graph._entries, graph._by_type = {}, {}
+        for entry in sorted(entries, key=lambda e: (e.type, e.id)):
+            graph._entries[entry.key] = entry
+            graph._by_type.setdefault(entry.type, []).append(entry)
+        return graph
+
     def _link(self, entry: Entry) -> None:
         for ref in refs_of(entry):
             target = f"{ref.target_type}:{ref.target_id}"

@@ -106,6 +106,8 @@ class DevSite:
         specs = plan_pages(graph)
         if not self.reads:
             self.renderer.compile(specs)  # a new renderer: check every template first
+        if changed is not None:
+            self.renderer.forget(changed)
         for spec in specs:
             name = output_file(spec.url)
             last = self.reads.get(name)

@@ -81,8 +81,8 @@ class MapLayout:
 def layout_map(graph: MapGraph) -> MapLayout:
     """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them."""
     chosen, omitted = _chosen_entries(graph)
-    types = list(chosen)
-    columns = _ordered_columns(graph, list(chosen.values()))
+    types, every_edge = list(chosen), graph.edges()
+    columns = _ordered_columns(every_edge, list(chosen.values()))
     placed: dict[str, PlacedNode] = {}
     for col, column in enumerate(columns):
         for row, entry in enumerate(column):
@@ -91,7 +91,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
             placed[entry.key] = PlacedNode(entry, x, MARGIN + row * ROW_GAP, programs)
     edges = [
         (placed[source], placed[target], relation)
-        for source, target, relation in graph.edges()
+        for source, target, relation in every_edge
         if source in placed and target in placed and source != target
     ]
     tallest = max((len(c) for c in columns), default=1)
@@ -127,10 +127,12 @@ def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omiss
     return {t: columns[t] for t in COLUMNS if t in columns}, omitted
 
 
-def _ordered_columns(graph: MapGraph, columns: list[list[Entry]]) -> list[list[Entry]]:
+def _ordered_columns(
+    edges: list[tuple[str, str, str]], columns: list[list[Entry]]
+) -> list[list[Entry]]:
     """Each column's entries in barycentre order."""
     columns = list(columns)
-    neighbours = _neighbours(graph, {e.key for column in columns for e in column})
+    neighbours = _neighbours(edges, {e.key for column in columns for e in column})
     for _ in range(SWEEPS):
         for index in range(1, len(columns)):
             columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
@@ -144,9 +146,9 @@ def _programs_of(graph: MapGraph, entry: Entry) -> list[str]:
     return sorted(p.id for p in graph.targets(entry, "in-program"))
 
 
-def _neighbours(graph: MapGraph, keys: set[str]) -> dict[str, set[str]]:
+def _neighbours(edges: list[tuple[str, str, str]], keys: set[str]) -> dict[str, set[str]]:
     result: dict[str, set[str]] = {key: set() for key in keys}
-    for source, target, _ in graph.edges():
+    for source, target, _ in edges:
         if source in keys and target in keys:
             result[source].add(target)
             result[target].add(source)

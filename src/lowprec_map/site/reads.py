@@ -168,8 +168,15 @@ class LinkedEntry:
     def __init__(self, entry: Entry, reader: Reader) -> None:
         self.entry = entry
         self.reader = reader
-        self.model = LinkedModel(entry.model, reader)  # the entry's fields, references resolved
         reader.note(entry.key)
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "model":
+            raise AttributeError(name)
+        # The entry's fields, references resolved: made on first read (most entries on
+        # a page are drawn by cards already drawn, and never read here).
+        self.model = LinkedModel(self.entry.model, self.reader)
+        return self.model
 
     type = property(lambda self: self.entry.type)
     id = property(lambda self: self.entry.id)
@@ -190,9 +197,6 @@ class LinkedModel:
     def __init__(self, model: BaseModel, reader: Reader) -> None:
         self._model = model
         self._reader = reader
-        # Fields that name nothing are copied as they are; the others resolve on first read.
-        plain = _plain_fields(type(model))
-        self.__dict__.update((name, value) for name, value in vars(model).items() if name in plain)
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._model, name)
@@ -240,22 +244,6 @@ def _link(value: Any, target: str | None, reader: Reader) -> Any:
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
         return [LinkedModel(item, reader) for item in value]
     return value
-
-
-@functools.cache
-def _plain_fields(model: type[BaseModel]) -> frozenset[str]:
-    """Per model class: the fields that can hold neither a reference nor a nested model."""
-    return frozenset(
-        name
-        for name, target in _reference_fields(model).items()
-        if target is None and not _may_nest(model.model_fields[name].annotation)
-    )
-
-
-def _may_nest(annotation: Any) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return True
-    return any(_may_nest(arg) for arg in typing.get_args(annotation))
 
 
 @functools.cache

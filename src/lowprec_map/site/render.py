@@ -101,9 +101,8 @@ class Renderer:
         # folder depth: drawn once per depth and per site and pages shown (see `_chrome`).
         self.chromes: dict[tuple[object, ...], tuple[list[object], dict[str, Markup]]] = {}
         self._shown_site: tuple[Site | None, Site | None] = (None, None)
-        # Cards drawn while rendering one graph, with the facts they read (see `_card`).
+        # Cards drawn, with the facts they read (see `_card` and `forget`).
         self.cards: dict[tuple[object, ...], tuple[Markup, frozenset[Fact]]] = {}
-        self._cards_of: MapGraph | None = None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
             autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -124,6 +123,7 @@ class Renderer:
             claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
             ring_layout=ring_layout,
             card=self._card,
+            cards=self._cards,
             assets=self.assets,
             masthead_links=[
                 (t.listing.masthead, listing_url(t.name))
@@ -166,8 +166,6 @@ class Renderer:
 
     def _render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         template = self.env.get_template(spec.template)
-        if graph is not self._cards_of:
-            self.cards, self._cards_of = {}, graph
         reader = Reader(graph)
         variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
         page_file = output_file(spec.url)
@@ -207,15 +205,20 @@ class Renderer:
             found = self.chromes[key] = (shown, drawn)
         return found[1]
 
+    def forget(self, changed: set[Fact]) -> None:
+        """Drop the cards that read a fact in `changed` (serve, before rendering a save)."""
+        self.cards = {k: v for k, v in self.cards.items() if v[1].isdisjoint(changed)}
+
     @jinja2.pass_context
     def _card(
         self, context: jinja2.runtime.Context, macro: Any, entry: LinkedEntry, *args: object
     ) -> Markup:
-        """`macro(entry, *args)`, drawn once per graph, folder depth and arguments.
+        """`macro(entry, *args)`, drawn once per folder depth and arguments while the facts
+        it read stay the same.
 
-        An entry shows the same wherever it is drawn from one graph, so a claim card
-        listed on many pages is drawn once; the facts it read while drawn are recorded
-        for every page that shows it.
+        A card shows the same wherever it is drawn, so a claim card listed on many pages
+        is drawn once; the facts it read while drawn are recorded for every page that
+        shows it, and `forget` drops it when one of them changes.
         """
         placement = _placement_of(str(context["page_file"]), context.get("absolute_root"))
         key = (macro, placement, entry.key, *args)
@@ -227,6 +230,21 @@ class Renderer:
         else:
             entry.reader.note(*found[1])
         return found[0]
+
+    @jinja2.pass_context
+    def _cards(
+        self, context: jinja2.runtime.Context, macro: Any, entries: list[Any], *args: object
+    ) -> Markup:
+        """`card(macro, entry, *args)` for each of `entries` (an entry, or a tuple of an entry
+        and its own arguments), joined: one call for a list, as a Jinja loop calling `card`
+        for each of a thousand entries cost more than the cards it found drawn."""
+        drawn = (
+            self._card(context, macro, *item, *args)
+            if isinstance(item, tuple)
+            else self._card(context, macro, item, *args)
+            for item in entries
+        )
+        return Markup("").join(drawn)
 
     def _site(self, site: Site) -> Site:
         """The site as pages show it: published at `base_url` when one is given."""
