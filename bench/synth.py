@@ -17,6 +17,8 @@ from pathlib import Path
 
 import yaml
 
+from lowprec_map.registry import REGISTRY
+
 REPO = Path(__file__).resolve().parent.parent
 SHARES = {
     "dossier": 20,
@@ -27,15 +29,8 @@ SHARES = {
     "path": 4,
     "page": 4,
 }
-FOLDERS = {
-    "dossier": "dossiers",
-    "claim": "claims",
-    "tension": "tensions",
-    "failure_mode": "failure_modes",
-    "program": "programs",
-    "path": "paths",
-    "page": "pages",
-}
+# Entry type -> its content folder, as the registry of entry types says.
+FOLDERS = {t.name: str(t.folder) for t in REGISTRY.page_types}
 WORDS = [
     "fp8",
     "rollout",
@@ -90,7 +85,7 @@ def generate(n: int, out: Path, seed: int = 0) -> dict[str, int]:
     counts = counts_for(n)
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    for name in ("site.yaml", "evidence.yaml", "taxonomy.yaml"):
+    for name in REGISTRY.single_files:
         shutil.copy(REPO / "content" / name, out / name)
     for folder in FOLDERS.values():
         (out / folder).mkdir()

@@ -13,12 +13,11 @@ from conftest import REPO, MakeProject
 from lowprec_map.cli import main
 from lowprec_map.content.check import check
 from lowprec_map.content.load import SafeLoader
-from lowprec_map.content.project import FOLDERS, SINGLE_FILES
-from lowprec_map.dev.scaffold import SCHEMA_MODELS, schema_text
-from lowprec_map.registry import BY_SLUG
+from lowprec_map.dev.scaffold import schema_models, schema_text
+from lowprec_map.registry import REGISTRY
 
 
-@pytest.mark.parametrize("type_name", sorted(BY_SLUG))
+@pytest.mark.parametrize("type_name", sorted(REGISTRY.by_slug))
 def test_new_then_check_passes_and_matches_the_schema(
     make_project: MakeProject, type_name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -28,15 +27,15 @@ def test_new_then_check_passes_and_matches_the_schema(
     assert written.is_file()
     result = check(content)
     assert result.errors == [], [p.format() for p in result.errors]
-    assert result.graph.has(BY_SLUG[type_name].name, "fresh-entry")
+    assert result.graph.has(REGISTRY.by_slug[type_name].name, "fresh-entry")
     text = written.read_text(encoding="utf-8")
     if written.suffix == ".md":
         text = text.split("---")[1]
     else:
         assert text.startswith(
-            f"# yaml-language-server: $schema=../../schemas/{BY_SLUG[type_name].name}.json"
+            f"# yaml-language-server: $schema=../../schemas/{REGISTRY.by_slug[type_name].name}.json"
         )
-    schema = json.loads(schema_text(SCHEMA_MODELS[BY_SLUG[type_name].name]))
+    schema = json.loads(schema_text(schema_models()[REGISTRY.by_slug[type_name].name]))
     data = json.loads(json.dumps(yaml.safe_load(text), default=str))  # dates as JSON strings
     jsonschema.validate(data, schema)
 
@@ -69,9 +68,9 @@ def test_schemas_validate_the_real_content() -> None:
     """What `check` accepts, an editor's schema accepts too."""
     for path in sorted((REPO / "content").rglob("*.yaml")):
         if path.parent.name == "content":
-            kind = SINGLE_FILES[path.name]
+            kind = REGISTRY.single_files[path.name]
         else:
-            kind = FOLDERS[path.parent.name].name
+            kind = REGISTRY.folders[path.parent.name].name
         schema = json.loads((REPO / "schemas" / f"{kind}.json").read_text())
         data = json.loads(json.dumps(yaml.load(path.read_text(), Loader=SafeLoader), default=str))
         jsonschema.validate(data, schema)

@@ -188,6 +188,7 @@ def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
 def test_map_trims_to_the_node_limit_and_says_what_it_left_out(
     make_project: MakeProject, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    from lowprec_map.registry import REGISTRY  # noqa: PLC0415
     from lowprec_map.site import layout  # noqa: PLC0415
     from lowprec_map.site.layout import Omission  # noqa: PLC0415
 
@@ -195,7 +196,7 @@ def test_map_trims_to_the_node_limit_and_says_what_it_left_out(
     graph = check(project.content).graph
     full = layout.layout_map(graph)
     assert {n.entry.type for n in full.nodes} >= {"claim", "dossier"} and full.omitted == []
-    counts = {t: len(graph.entries(t)) for t in layout.COLUMNS}
+    counts = {t: len(graph.entries(t)) for t in REGISTRY.map_columns}
     without_claims = sum(counts.values()) - counts["claim"]
     monkeypatch.setattr(layout, "NODE_LIMIT", without_claims)
     small = layout.layout_map(graph)

@@ -9,7 +9,7 @@ from conftest import MakeProject
 from pydantic import BaseModel
 
 from lowprec_map.content.check import check
-from lowprec_map.registry import LIST_FILE_MODELS, TYPES
+from lowprec_map.registry import LIST_FILE_MODELS, REGISTRY
 
 ALPHA = (
     "title: Alpha paper\nshort_name: Alpha\nauthors: [Ada One]\ndate: 2025-01-02\nkind: paper\n"
@@ -111,7 +111,7 @@ def test_missing_required_file(make_project: MakeProject) -> None:
 
 def _all_models() -> set[type[BaseModel]]:
     found: set[type[BaseModel]] = set()
-    pending: list[object] = [*(t.model for t in TYPES), *LIST_FILE_MODELS.values()]
+    pending: list[object] = [*(t.model for t in REGISTRY.types), *LIST_FILE_MODELS.values()]
     while pending:
         item = pending.pop()
         if isinstance(item, type) and issubclass(item, BaseModel):

@@ -22,12 +22,10 @@ from lowprec_map.dev.scaffold import ScaffoldError, new_entry, write_schemas
 from lowprec_map.errors import ContentError, Problem, problems_json
 from lowprec_map.output.write import OutputDirError
 from lowprec_map.pipeline import build
-from lowprec_map.registry import BY_SLUG, PAGE_TYPES, type_name
+from lowprec_map.registry import REGISTRY, type_name
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-# What the summary line counts: the entries with pages, then the vocabularies.
-SUMMARY_TYPES = (*(t.name for t in PAGE_TYPES), "evidence", "perturbation")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -52,7 +50,10 @@ def make_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     new_cmd = commands.add_parser("new", help="scaffold an entry that validates as written")
     new_cmd.add_argument(
-        "type", choices=sorted(BY_SLUG), metavar="TYPE", help=", ".join(sorted(BY_SLUG))
+        "type",
+        choices=sorted(REGISTRY.by_slug),
+        metavar="TYPE",
+        help=", ".join(sorted(REGISTRY.by_slug)),
     )
     new_cmd.add_argument("id", metavar="ID", help="the new entry's id (a slug)")
     new_cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
@@ -181,7 +182,8 @@ def _failure_line(problems: list[Problem]) -> str:
 
 def _counts_text(counts: Counter[str]) -> str:
     parts = []
-    for entry_type in SUMMARY_TYPES:
+    # The entries with pages, then the vocabularies.
+    for entry_type in (*(t.name for t in REGISTRY.page_types), "evidence", "perturbation"):
         name = type_name(entry_type)
         n = counts.get(entry_type, 0)
         parts.append(f"{n} {name}{'' if n == 1 else 's'}")

@@ -11,6 +11,8 @@ the bench's generator. Adding a type is an `EntryType` here, a model in
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from lowprec_map.schema.entries import (
@@ -178,17 +180,6 @@ LIST_FILE_MODELS: dict[str, type[Model]] = {
     "evidence.yaml": EvidenceFile,
     "taxonomy.yaml": TaxonomyFile,
 }
-
-BY_NAME: dict[str, EntryType] = {t.name: t for t in TYPES}
-BY_SLUG: dict[str, EntryType] = {t.slug: t for t in TYPES if t.has_pages}
-# The types whose entries each have a page, in the order pages, search and sitemap list them.
-PAGE_TYPES: tuple[EntryType, ...] = tuple(t for t in TYPES if t.has_pages)
-LISTED_TYPES: tuple[EntryType, ...] = tuple(t for t in TYPES if t.listing is not None)
-MAP_COLUMNS: tuple[str, ...] = tuple(
-    t.name
-    for t in sorted(TYPES, key=lambda t: -1 if t.map_column is None else t.map_column)
-    if t.map_column is not None
-)
 # Top-level URL segments of the site's own pages and files, beside the types' folders.
 SITE_SEGMENTS = frozenset(
     {
@@ -205,13 +196,66 @@ SITE_SEGMENTS = frozenset(
         "references.bib",
     }
 )
-# A page is published at /<id>/, so its id must not take a segment the site uses.
-RESERVED_PAGE_IDS = SITE_SEGMENTS | {t.url_folder.split("/")[0] for t in TYPES if t.url_folder}
-# `[text](type:id)` in prose links an entry; the linker checks the id like any other reference.
-MENTION = re.compile(rf"\]\(({'|'.join(t.slug for t in PAGE_TYPES)}):([^)\s]*)\)")
+
+
+class Registry:
+    """The entry types, and every list and lookup other modules derive from them.
+
+    Modules read these attributes when they run (never copy them at import), so a
+    type added with `extended` is seen everywhere, as the tests' toy type shows.
+    """
+
+    def __init__(self, types: tuple[EntryType, ...]) -> None:
+        self._use(types)
+
+    def _use(self, types: tuple[EntryType, ...]) -> None:
+        self.types = types
+        self.by_name = {t.name: t for t in types}
+        # Command-line and prose-link names of the types with pages: 'failure-mode'.
+        self.by_slug = {t.slug: t for t in types if t.has_pages}
+        # The types whose entries each have a page, in the order pages, search, the
+        # sitemap and the summary line list them.
+        self.page_types = tuple(t for t in types if t.has_pages)
+        self.listed_types = tuple(t for t in types if t.listing is not None)
+        self.map_columns = tuple(
+            t.name
+            for t in sorted(types, key=lambda t: t.map_column or 0)
+            if t.map_column is not None
+        )
+        self.folders = {t.folder: t for t in types if t.folder is not None}
+        # file name -> its kind ('site', 'evidence', 'taxonomy').
+        self.single_files = {t.file: t.file.removesuffix(".yaml") for t in types if t.file}
+        # file kind -> (model of the file, list field -> entry type), for the list files.
+        self.list_files = {
+            name.removesuffix(".yaml"): (
+                model,
+                {t.list_field: t.name for t in types if t.file == name and t.list_field},
+            )
+            for name, model in LIST_FILE_MODELS.items()
+        }
+        # A page is published at /<id>/, so its id must not take a segment the site uses.
+        self.reserved_page_ids = SITE_SEGMENTS | {
+            t.url_folder.split("/")[0] for t in types if t.url_folder
+        }
+        # `[text](type:id)` in prose links an entry; the linker checks the id.
+        slugs = "|".join(re.escape(t.slug) for t in self.page_types)
+        self.mention = re.compile(rf"\]\(({slugs}):([^)\s]*)\)")
+
+    @contextmanager
+    def extended(self, *extra: EntryType) -> Iterator[Registry]:
+        """The registry with `extra` types added, for the duration of the block."""
+        before = self.types
+        self._use((*before, *extra))
+        try:
+            yield self
+        finally:
+            self._use(before)
+
+
+REGISTRY = Registry(TYPES)
 
 
 def type_name(name: str) -> str:
     """What an entry of type `name` is called: 'failure mode', 'research program'."""
-    entry_type = BY_NAME.get(name)
+    entry_type = REGISTRY.by_name.get(name)
     return entry_type.singular if entry_type else name

@@ -9,17 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lowprec_map.errors import Problem, SourcePos, suggest
-from lowprec_map.registry import TYPES
+from lowprec_map.registry import REGISTRY
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 # Known litter only: a hidden `.draft.yaml` is reported, not silently skipped.
 LITTER = re.compile(r"\.DS_Store|Thumbs\.db|\.git.*|\.#.*|.*~|\..*\.sw[a-p]|#.*#")
 SCHEMA_DIR = "schemas"
-
-# file name -> its kind ('site', 'evidence', 'taxonomy'), for the files that hold the site
-# or lists of entries; folder -> the type with one entry per file there.
-SINGLE_FILES = {t.file: t.file.removesuffix(".yaml") for t in TYPES if t.file is not None}
-FOLDERS = {t.folder: t for t in TYPES if t.folder is not None}
 
 
 @dataclass(frozen=True)
@@ -57,14 +52,15 @@ class Project:
 def discover(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
     """Map each file under `root` to its entry type; unexpected files are errors."""
     found: list[tuple[Path, str]] = []
-    known = [*SINGLE_FILES, *FOLDERS]
+    single_files, folders = REGISTRY.single_files, REGISTRY.folders
+    known = [*single_files, *folders]
     for child in sorted(root.iterdir()):
         if _ignored(child):
             continue
-        if child.is_file() and child.name in SINGLE_FILES:
-            found.append((child, SINGLE_FILES[child.name]))
-        elif child.is_dir() and child.name in FOLDERS:
-            entry_type = FOLDERS[child.name]
+        if child.is_file() and child.name in single_files:
+            found.append((child, single_files[child.name]))
+        elif child.is_dir() and child.name in folders:
+            entry_type = folders[child.name]
             found.extend(_discover_folder(child, entry_type.name, entry_type.suffix, problems))
         else:
             message = f"unexpected {'folder' if child.is_dir() else 'file'} '{child.name}'"

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.load import Loc
-from lowprec_map.registry import MENTION
+from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import RefTo
 from lowprec_map.schema.fields import Prose
 
@@ -46,7 +46,7 @@ def iter_refs(model: BaseModel, loc: Loc = ()) -> Iterator[Reference]:
 
 def mentions(text: str, loc: Loc) -> Iterator[Reference]:
     """`[text](type:id)` links in Markdown, as references with relation 'mentions'."""
-    for match in MENTION.finditer(text):
+    for match in REGISTRY.mention.finditer(text):
         kind = match.group(1).replace("-", "_")
         yield Reference(kind, match.group(2), "mentions", loc, match.start(2))
 

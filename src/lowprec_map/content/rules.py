@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.errors import Problem, Severity, SourcePos
-from lowprec_map.registry import RESERVED_PAGE_IDS, type_name
+from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.entries import (
     Claim,
     Dossier,
@@ -161,7 +161,7 @@ def _path_orders_unique(graph: MapGraph) -> Iterator[Problem]:
 
 def _page_ids_free(graph: MapGraph) -> Iterator[Problem]:
     for entry in graph.entries("page"):
-        if entry.id in RESERVED_PAGE_IDS:
+        if entry.id in REGISTRY.reserved_page_ids:
             yield Problem(SourcePos(entry.path), f"page id '{entry.id}' is reserved for the site")
 
 

@@ -19,18 +19,8 @@ from pydantic_core import ErrorDetails
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.load import Loc, Positions, RawDoc
 from lowprec_map.errors import Problem, SourcePos, suggest
-from lowprec_map.registry import BY_NAME, LIST_FILE_MODELS, TYPES
+from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.fields import SLUG_PATTERN, Model
-
-# Files that hold lists of entries: file kind -> (file model, list field -> entry type).
-LIST_FILES: dict[str, tuple[type[Model], dict[str, str]]] = {
-    name.removesuffix(".yaml"): (
-        model,
-        {t.list_field: t.name for t in TYPES if t.file == name and t.list_field},
-    )
-    for name, model in LIST_FILE_MODELS.items()
-}
-REQUIRED_FILES = {t.file.removesuffix(".yaml"): t.file for t in TYPES if t.file is not None}
 
 PATTERN_HINTS = {
     SLUG_PATTERN: "is not a valid id: use lowercase letters, digits and hyphens",
@@ -54,7 +44,7 @@ def missing_required(kinds: set[str], content_root: Path) -> list[Problem]:
     """Problems for required files (site, evidence, taxonomy) that are absent."""
     return [
         Problem(SourcePos(content_root / name), f"required file {name} is missing")
-        for kind, name in REQUIRED_FILES.items()
+        for name, kind in REGISTRY.single_files.items()
         if kind not in kinds
     ]
 
@@ -62,7 +52,7 @@ def missing_required(kinds: set[str], content_root: Path) -> list[Problem]:
 def validate_doc(doc: RawDoc) -> ValidateResult:
     """Validate one document (one entry, or each item of a list file)."""
     result = ValidateResult([], [], set())
-    if doc.kind in LIST_FILES:
+    if doc.kind in REGISTRY.list_files:
         _validate_list_file(doc, result)
         return result
     entry = _validate_one(doc.kind, doc.id, doc.data, doc.positions, (), result)
@@ -75,7 +65,7 @@ def validate_doc(doc: RawDoc) -> ValidateResult:
 
 def _validate_list_file(doc: RawDoc, result: ValidateResult) -> None:
     """Check the file's shape, then each list item as its own entry."""
-    file_model, lists = LIST_FILES[doc.kind]
+    file_model, lists = REGISTRY.list_files[doc.kind]
     try:
         file_model.model_validate(doc.data)
     except ValidationError as exc:
@@ -114,7 +104,7 @@ def _validate_one(  # noqa: PLR0917 - private helper; every argument is position
     loc: Loc,
     result: ValidateResult,
 ) -> Entry | None:
-    model_cls = BY_NAME[kind].model
+    model_cls = REGISTRY.by_name[kind].model
     try:
         model = model_cls.model_validate(data)
     except ValidationError as exc:

@@ -19,17 +19,19 @@ from pydantic import BaseModel
 
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import SCHEMA_DIR, SLUG
-from lowprec_map.registry import BY_NAME, BY_SLUG, LIST_FILE_MODELS, PAGE_TYPES
+from lowprec_map.registry import LIST_FILE_MODELS, REGISTRY
 from lowprec_map.schema.fields import Model
 from lowprec_map.schema.frame import EvidenceLabel
 from lowprec_map.site.exports import map_schema
 
-# Schema file name -> model: one per content file type.
-SCHEMA_MODELS: dict[str, type[Model]] = {
-    "site": BY_NAME["site"].model,
-    **{name.removesuffix(".yaml"): model for name, model in LIST_FILE_MODELS.items()},
-    **{t.name: t.model for t in PAGE_TYPES},
-}
+
+def schema_models() -> dict[str, type[Model]]:
+    """Schema file name -> model: one per content file type."""
+    return {
+        "site": REGISTRY.by_name["site"].model,
+        **{name.removesuffix(".yaml"): model for name, model in LIST_FILE_MODELS.items()},
+        **{t.name: t.model for t in REGISTRY.page_types},
+    }
 
 
 class ScaffoldError(Exception):
@@ -40,7 +42,7 @@ def write_schemas(out: Path) -> list[Path]:
     """Write one JSON Schema per content file type into `out`; returns the paths."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, model in SCHEMA_MODELS.items():
+    for name, model in schema_models().items():
         path = out / f"{name}.json"
         path.write_text(schema_text(model), encoding="utf-8")
         written.append(path)
@@ -58,13 +60,14 @@ def schema_text(model: type[BaseModel]) -> str:
 
 def new_entry(graph: MapGraph, content: Path, type_name: str, entry_id: str) -> Path:
     """Write a skeleton entry that validates as written; refuses to overwrite."""
-    if type_name not in BY_SLUG:
-        raise ScaffoldError(f"unknown type '{type_name}'; choose from {', '.join(BY_SLUG)}")
+    if type_name not in REGISTRY.by_slug:
+        known = ", ".join(REGISTRY.by_slug)
+        raise ScaffoldError(f"unknown type '{type_name}'; choose from {known}")
     if not SLUG.fullmatch(entry_id):
         raise ScaffoldError(
             f"'{entry_id}' is not a valid id: use lowercase letters, digits and hyphens"
         )
-    entry_type = BY_SLUG[type_name]
+    entry_type = REGISTRY.by_slug[type_name]
     kind, folder = entry_type.name, str(entry_type.folder)
     path = content / folder / f"{entry_id}{entry_type.suffix}"
     if path.exists():
@@ -76,7 +79,7 @@ def new_entry(graph: MapGraph, content: Path, type_name: str, entry_id: str) -> 
 
 
 def _skeleton(kind: str, entry_id: str, graph: MapGraph, folder: str) -> str:
-    model = BY_NAME[kind].model
+    model = REGISTRY.by_name[kind].model
     values = _example_values(kind, entry_id, graph)
     lines = [f"# {kind.replace('_', ' ')} '{entry_id}': {(model.__doc__ or '').strip()}"]
     if kind == "page":

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import MAP_COLUMNS
+from lowprec_map.registry import REGISTRY
 from lowprec_map.site.urls import listing_url
 
-COLUMNS = MAP_COLUMNS
 # Past this many nodes the SVG stops being readable (and the page heavy): claims,
 # the largest class, are left to the ledger, then each column keeps its most
 # connected entries; the map says what it left out and where to find it.
@@ -108,7 +107,8 @@ def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omiss
     limit, each column keeps its most connected entries, columns sharing the
     limit evenly and a short column's unused share going to the others.
     """
-    columns = {t: graph.entries(t) for t in COLUMNS}
+    order = REGISTRY.map_columns
+    columns = {t: graph.entries(t) for t in order}
     omitted: list[Omission] = []
     if sum(len(c) for c in columns.values()) > NODE_LIMIT:
         omitted.append(Omission("claim", 0, len(columns.pop("claim"))))
@@ -123,8 +123,8 @@ def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omiss
             columns[entry_type] = [e for e in entries if e.key in kept]
             omitted.append(Omission(entry_type, share, len(entries)))
         remaining -= len(columns[entry_type])
-    omitted.sort(key=lambda o: COLUMNS.index(o.entry_type))
-    return {t: columns[t] for t in COLUMNS if t in columns}, omitted
+    omitted.sort(key=lambda o: order.index(o.entry_type))
+    return {t: columns[t] for t in order if t in columns}, omitted
 
 
 def _ordered_columns(

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import BY_NAME, LISTED_TYPES, PAGE_TYPES
+from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import Dossier, FailureMode, Page, ReadingPath
 from lowprec_map.site.layout import layout_map
 from lowprec_map.site.reads import Reader
@@ -88,9 +88,11 @@ def plan_pages(graph: MapGraph, base_url: str | None = None) -> list[PageSpec]:
 
 def site_urls(graph: MapGraph) -> list[str]:
     """The URL of every HTML page, sorted (for the sitemap and for pruning stale files)."""
-    fixed = [*FIXED_URLS, *(listing_url(t.name) for t in LISTED_TYPES)]
+    fixed = [*FIXED_URLS, *(listing_url(t.name) for t in REGISTRY.listed_types)]
     entries = [
-        entry_url(e) for t in (*PAGE_TYPES, BY_NAME["evidence"]) for e in graph.entries(t.name)
+        entry_url(e)
+        for t in (*REGISTRY.page_types, REGISTRY.by_name["evidence"])
+        for e in graph.entries(t.name)
     ]
     return sorted({*fixed, *entries})
 
@@ -165,13 +167,13 @@ def _search_page() -> PageSpec:
         "search.html",
         "Search",
         "Search every dossier, claim, tension, failure mode, program, path and page.",
-        lambda reader: {"entries": [(t.name, reader.entries(t.name)) for t in PAGE_TYPES]},
+        lambda reader: {"entries": [(t.name, reader.entries(t.name)) for t in REGISTRY.page_types]},
     )
 
 
 def _listing_pages() -> Iterator[PageSpec]:
     """One index page per listed type; the ledger has its own context."""
-    for entry_type in LISTED_TYPES:
+    for entry_type in REGISTRY.listed_types:
         listing = entry_type.listing
         assert listing is not None
         if entry_type.name == "claim":
@@ -221,7 +223,7 @@ def _ledger(label: Entry | None) -> PageSpec:
         }
 
     if label is None:
-        listing = BY_NAME["claim"].listing
+        listing = REGISTRY.by_name["claim"].listing
         assert listing is not None
         return PageSpec("claims/", "claims.html", listing.title, listing.description, context)
     name = getattr(label.model, "name", label.id)
@@ -233,7 +235,7 @@ def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
     """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
 
     def sitemap(reader: Reader) -> Context:
-        for entry_type in (*PAGE_TYPES, BY_NAME["evidence"]):
+        for entry_type in (*REGISTRY.page_types, REGISTRY.by_name["evidence"]):
             reader.count(entry_type.name)  # the URLs follow which entries exist
         return {"urls": site_urls(reader.graph)}
 
@@ -249,7 +251,7 @@ def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
 
 def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
     """One page per entry; context: `entry`, `model`, `backlinks`, and per type a little more."""
-    for entry_type in PAGE_TYPES:
+    for entry_type in REGISTRY.page_types:
         for entry in graph.entries(entry_type.name):
             title = vars(entry.model).get("title", entry.id)
             yield PageSpec(

@@ -23,7 +23,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.errors import Problem, SourcePos, suggest
-from lowprec_map.registry import LISTED_TYPES, MENTION, type_name
+from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
@@ -127,7 +127,7 @@ class Renderer:
             assets=self.assets,
             masthead_links=[
                 (t.listing.masthead, listing_url(t.name))
-                for t in LISTED_TYPES
+                for t in REGISTRY.listed_types
                 if t.listing is not None and t.listing.masthead
             ],
         )
@@ -283,7 +283,7 @@ def _resolve_mentions(page_file: str, text: str) -> str:
     def link(match: re.Match[str]) -> str:
         return f"]({relative(page_file, url_of(match.group(1).replace('-', '_'), match.group(2)))})"
 
-    return MENTION.sub(link, text)
+    return REGISTRY.mention.sub(link, text)
 
 
 def _page_order(entry: Entry) -> tuple[int, str]:

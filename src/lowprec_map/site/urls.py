@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.registry import BY_NAME
+from lowprec_map.registry import REGISTRY
 
 _SAFE_URL = re.compile(r"^(https?://[^\s]+|[#./a-zA-Z0-9_][^\s:]*)$")
 
@@ -24,7 +24,7 @@ def entry_url(entry: Entry) -> str:
 
 def url_of(entry_type: str, entry_id: str) -> str:
     """Site-relative URL of the page (or listing anchor) of an entry of this type and id."""
-    kind = BY_NAME.get(entry_type)
+    kind = REGISTRY.by_name.get(entry_type)
     if kind is None:
         return ""
     if kind.anchor is not None:
@@ -36,7 +36,7 @@ def url_of(entry_type: str, entry_id: str) -> str:
 
 def listing_url(entry_type: str) -> str:
     """Site-relative URL of the page that lists every entry of a type."""
-    return f"{BY_NAME[entry_type].url_folder}/"
+    return f"{REGISTRY.by_name[entry_type].url_folder}/"
 
 
 def output_file(url: str) -> str:

@@ -12,7 +12,7 @@ import typing
 from dataclasses import dataclass
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.registry import PAGE_TYPES
+from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import Claim, Dated, Dossier, LabelChange
 from lowprec_map.schema.fields import Tensor
 from lowprec_map.site.reads import Reader
@@ -159,12 +159,10 @@ def entry_title(entry: Entry) -> str:
     return entry.id
 
 
-DATED_TYPES = tuple(t.name for t in PAGE_TYPES if issubclass(t.model, Dated))
-
-
 def recently_updated(reader: Reader) -> list[Entry]:
     """Entries with dates, most recently updated first (then by key, for stable order)."""
-    dated = [e for t in DATED_TYPES for e in reader.entries(t)]
+    dated_types = [t.name for t in REGISTRY.page_types if issubclass(t.model, Dated)]
+    dated = [e for t in dated_types for e in reader.entries(t)]
     return sorted(dated, key=_newest_first)
 
 
