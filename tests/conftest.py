@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from lowprec_map.content.check import check
+from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
+from lowprec_map.pipeline import build
 
 # CI runs the property tests derandomized, so a red run can be reproduced exactly;
 # local runs explore new examples each time.
@@ -21,7 +24,25 @@ if os.environ.get("LOWPREC_REQUIRE_BROWSER") == "1":
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "fixtures" / "minimal"
 
+# The map the read-only tests look at: the repository's content unless LOWPREC_CONTENT
+# names another tree.
+CONTENT = Path(os.environ.get("LOWPREC_CONTENT") or REPO / "content")
+
 MakeProject = Callable[..., Project]
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """CONTENT built once, for every test that only reads the site (none may change it)."""
+    out = tmp_path_factory.mktemp("real") / "_site"
+    build(Project(CONTENT, REPO / "templates", REPO / "static"), out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def real_graph() -> MapGraph:
+    """CONTENT's graph, checked once."""
+    return check(CONTENT).graph
 
 
 @pytest.fixture

@@ -9,32 +9,22 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
-from conftest import REPO
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.content.project import Project
-from lowprec_map.pipeline import build
 from lowprec_map.schema.entries import Dossier, EvidenceLabel, Program
 
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
 
 
-# The map under test: the repository's content unless LOWPREC_CONTENT names another tree.
-CONTENT = Path(os.environ.get("LOWPREC_CONTENT") or REPO / "content")
+@pytest.fixture
+def site(real_site: Path) -> Path:
+    return real_site
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "_site"
-    build(Project(CONTENT, REPO / "templates", REPO / "static"), out)
-    return out
-
-
-@pytest.fixture(scope="module")
-def graph() -> MapGraph:
-    return check(CONTENT).graph
+@pytest.fixture
+def graph(real_graph: MapGraph) -> MapGraph:
+    return real_graph
 
 
 @pytest.fixture(scope="module")

@@ -14,26 +14,21 @@ import networkx as nx
 import pytest
 from conftest import REPO
 
-from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.content.project import Project
-from lowprec_map.pipeline import build
 from lowprec_map.schema.entries import Claim
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("exports") / "_site"
-    build(Project.beside(REPO / "content"), out)
-    return out
+@pytest.fixture
+def site(real_site: Path) -> Path:
+    return real_site
 
 
-@pytest.fixture(scope="module")
-def graph() -> MapGraph:
-    return check(REPO / "content").graph
+@pytest.fixture
+def graph(real_graph: MapGraph) -> MapGraph:
+    return real_graph
 
 
 def test_map_json_validates_against_its_published_schema(site: Path, graph: MapGraph) -> None:

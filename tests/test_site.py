@@ -9,19 +9,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import REPO, MakeProject
+from conftest import MakeProject
 
 from lowprec_map.content.check import check
-from lowprec_map.content.project import Project
+from lowprec_map.content.graph import MapGraph
 from lowprec_map.pipeline import build
-
-
-@pytest.fixture(scope="module")
-def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The repository's own content, built once for this module."""
-    out = tmp_path_factory.mktemp("real") / "_site"
-    build(Project.beside(REPO / "content"), out)
-    return out
 
 
 @pytest.fixture
@@ -41,8 +33,8 @@ def hero_counts(page: BeautifulSoup) -> dict[str, int]:
     return {div.dt.get_text(): int(div.dd.get_text()) for div in counts.find_all("div")}  # type: ignore[union-attr]
 
 
-def test_hero_counts_equal_the_content(real_site: Path) -> None:
-    counts = check(REPO / "content").graph.counts()
+def test_hero_counts_equal_the_content(real_site: Path, real_graph: MapGraph) -> None:
+    counts = real_graph.counts()
     assert hero_counts(soup(real_site, "index.html")) == {
         "core dossiers": counts["core"],
         "indexed claims": counts["claim"],
@@ -154,35 +146,35 @@ def test_map_json_holds_every_entry_and_edge(mini_site: Path, make_project: Make
 
 
 def _broken_links(site: Path) -> list[str]:
+    """Internal links whose file or anchor does not exist; each page is parsed once."""
+    pages = {
+        p.relative_to(site).as_posix(): BeautifulSoup(p.read_text(encoding="utf-8"), "html.parser")
+        for p in sorted(site.rglob("*.html"))
+    }
+    ids = {name: {str(t["id"]) for t in page.find_all(id=True)} for name, page in pages.items()}
     broken = []
-    for html_file in sorted(site.rglob("*.html")):
-        if html_file.name == "404.html":
+    for here, page in pages.items():
+        if here == "404.html":
             continue  # served at arbitrary depths; checked by its own test
-        page = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
-        here = html_file.relative_to(site).as_posix()
         for tag in page.find_all(["a", "link"]):
             href = str(tag.get("href", ""))
             if not href or urlsplit(href).scheme in ("http", "https", "mailto"):
                 continue
             target, _, anchor = href.partition("#")
-            if not _resolves(site, here, target.split("?")[0], anchor):
+            if not _resolves(site, ids, here, target.split("?")[0], anchor):
                 broken.append(f"{here}: {href}")
     return broken
 
 
-def _resolves(site: Path, here: str, target: str, anchor: str) -> bool:
+def _resolves(site: Path, ids: dict[str, set[str]], here: str, target: str, anchor: str) -> bool:
     path = posixpath.normpath(posixpath.join(posixpath.dirname(here), target)) if target else here
-    file = site / path
-    if target.endswith("/") and not file.is_dir():
+    if target.endswith("/") and not (site / path).is_dir():
         return False  # 'x/' must name a folder, not a file
-    if file.is_dir():
-        file = file / "index.html"
-    if not file.is_file():
+    if (site / path).is_dir():
+        path = posixpath.join(path, "index.html")
+    if not (site / path).is_file():
         return False
-    if not anchor:
-        return True
-    page = BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
-    return page.find(id=anchor) is not None
+    return not anchor or anchor in ids.get(path, set())
 
 
 def test_map_trims_to_the_node_limit_and_says_what_it_left_out(

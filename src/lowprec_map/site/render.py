@@ -39,6 +39,8 @@ from lowprec_map.site.urls import (
 )
 from lowprec_map.site.views import entry_summary, entry_title, ring_layout, search_text
 
+_EXTENDS = re.compile(r"\{%-?\s*extends\s+[\"']([^\"']+)[\"']")
+_BLOCK_TAGS = re.compile(r"\{%-?\s*(block|endblock)\b\s*(\w*)")
 MAX_CHROMES = 64  # folder depths times the versions of the site a serve session keeps
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 Placement = tuple[int, str | None]  # a page's folder depth, and the 404 page's absolute root
@@ -143,19 +145,29 @@ class Renderer:
             raise TemplateFailure(template_problem(exc, self.templates)) from None
 
     def _check_blocks(self, name: str) -> None:
-        """A block the parent template does not define would never show: an error."""
+        """A block the parent template does not define would never show: an error.
+
+        Read from the source's tags (parsing every template again on every build cost
+        more than compiling them from the cache).
+        """
         source = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
-        tree = self.env.parse(source, name)
-        extends = tree.find(jinja2.nodes.Extends)
-        if extends is None or not isinstance(extends.template, jinja2.nodes.Const):
+        extends = _EXTENDS.search(source)
+        if extends is None:
             return
-        parent = self.env.get_template(str(extends.template.value))
-        for block in tree.find_all(jinja2.nodes.Block):
-            if block.name not in parent.blocks and not _inside_block(tree, block):
-                hint = suggest(block.name, parent.blocks)
-                message = f"block '{block.name}' is not in {parent.name}{hint}"
-                problem = Problem(SourcePos(self.templates / name, block.lineno), message)
-                raise TemplateFailure(problem)
+        parent = self.env.get_template(extends.group(1))
+        depth = 0
+        for tag in _BLOCK_TAGS.finditer(source):
+            if tag.group(1) == "endblock":
+                depth -= 1
+                continue
+            if depth == 0 and tag.group(2) not in parent.blocks:
+                line = source.count("\n", 0, tag.start()) + 1
+                message = f"block '{tag.group(2)}' is not in {parent.name}"
+                hint = suggest(tag.group(2), parent.blocks)
+                raise TemplateFailure(
+                    Problem(SourcePos(self.templates / name, line), message + hint)
+                )
+            depth += 1
 
     def render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         """One planned page as bytes, and the facts it read; raises TemplateFailure."""
@@ -312,14 +324,6 @@ def _placement_of(page_file: str, absolute_root: object) -> Placement:
     """What a page's links depend on: its folder depth, and on the 404 page (served at
     any depth) the absolute root its links start from."""
     return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
-
-
-def _inside_block(tree: jinja2.nodes.Template, block: jinja2.nodes.Block) -> bool:
-    """True for a block nested in another block of the same template (its own to define)."""
-    return any(
-        outer is not block and block in outer.find_all(jinja2.nodes.Block)
-        for outer in tree.find_all(jinja2.nodes.Block)
-    )
 
 
 def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
