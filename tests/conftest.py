@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from hypothesis import settings
 
 from lowprec_map.content.check import check
@@ -37,6 +38,15 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("real") / "_site"
     build(Project(CONTENT, REPO / "templates", REPO / "static"), out)
     return out
+
+
+@pytest.fixture(scope="session")
+def real_pages(real_site: Path) -> dict[str, BeautifulSoup]:
+    """Every HTML page of `real_site`, parsed once, by its path in the site."""
+    return {
+        p.relative_to(real_site).as_posix(): BeautifulSoup(p.read_text("utf-8"), "html.parser")
+        for p in sorted(real_site.rglob("*.html"))
+    }
 
 
 @pytest.fixture(scope="session")

@@ -173,9 +173,8 @@ def test_reference_with_dot_dot_is_an_error(make_project: MakeProject) -> None:
     )
 
 
-def test_every_page_carries_a_strict_csp(real_site: Path) -> None:
-    for page in real_site.rglob("*.html"):
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+def test_every_page_carries_a_strict_csp(real_pages: dict[str, BeautifulSoup]) -> None:
+    for page, soup in real_pages.items():
         meta = soup.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
         assert meta is not None, page
         policy = str(meta["content"])
@@ -199,59 +198,68 @@ def test_killed_build_leaves_the_old_site_whole(make_project: MakeProject, tmp_p
     assert not leftover.exists()
 
 
-def test_build_killed_while_writing_leaves_the_old_site_whole(tmp_path: Path) -> None:
-    """SIGKILL a real build while it writes its staging folder: the old site is untouched."""
+@pytest.fixture(scope="module")
+def big_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """Synthetic content with enough pages (over 400) for forked workers, built once;
+    and the command that builds it again."""
     sys.path.insert(0, str(REPO / "bench"))
     import synth  # noqa: PLC0415
 
-    synth.generate(300, tmp_path / "content")
-    out = tmp_path / "site"
-    command = [
-        sys.executable,
-        str(REPO / "build.py"),
-        "--content",
-        str(tmp_path / "content"),
-        "--out",
-        str(out),
-    ]
-    subprocess.run(command, check=True, capture_output=True)
-    before = tree(out)
-    claim = sorted((tmp_path / "content/claims").glob("*.yaml"))[0]
+    root = tmp_path_factory.mktemp("big")
+    synth.generate(420, root / "content")
+    command = [sys.executable, str(REPO / "build.py"), "--content", str(root / "content")]
+    command += ["--out", str(root / "site")]
+    subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+    return root, command
+
+
+def _edit_a_claim(root: Path, index: int) -> None:
+    claim = sorted((root / "content/claims").glob("*.yaml"))[index]
     claim.write_text(claim.read_text().replace("statement: ", "statement: Changed. ", 1))
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for_a_staged_page(root: Path, process: subprocess.Popen[str], stale: set[Path]) -> None:
+    """Until a rendered page stands in this build's staging folder: the build is writing.
+    (`stale`: staging folders already there, left by a killed build.)"""
     deadline = time.monotonic() + 60
-    # A page in the staging folder (the early folders come first, pages only once rendered).
-    while not list(tmp_path.glob(".site.new-*/claims/*/index.html")):
+    while not [
+        p for p in root.glob(".site.new-*/claims/*/index.html") if p.parents[2] not in stale
+    ]:
         assert time.monotonic() < deadline and process.poll() is None, "no page seen"
         time.sleep(0.002)
+
+
+def test_build_killed_while_writing_leaves_the_old_site_whole(
+    big_site: tuple[Path, list[str]],
+) -> None:
+    """SIGKILL a real build while it writes its staging folder: the old site is untouched."""
+    root, command = big_site
+    before = tree(root / "site")
+    _edit_a_claim(root, 0)
+    stale = set(root.glob(".site.new-*"))
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, text=True)
+    _wait_for_a_staged_page(root, process, stale)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    assert list(tmp_path.glob(".site.new-*")), "the build was not caught while writing"
-    assert tree(out) == before
+    assert list(root.glob(".site.new-*")), "the build was not caught while writing"
+    assert tree(root / "site") == before
 
 
-def test_ctrl_c_while_writing_is_one_line_and_leaves_the_old_site_whole(tmp_path: Path) -> None:
+def test_ctrl_c_while_writing_is_one_line_and_leaves_the_old_site_whole(
+    big_site: tuple[Path, list[str]],
+) -> None:
     """Ctrl-C (SIGINT to the whole process group, workers included) while pages are written."""
-    sys.path.insert(0, str(REPO / "bench"))
-    import synth  # noqa: PLC0415
-
-    synth.generate(420, tmp_path / "content")  # enough pages (over 400) for forked workers
-    out = tmp_path / "site"
-    content = str(tmp_path / "content")
-    command = [sys.executable, str(REPO / "build.py"), "--content", content, "--out", str(out)]
-    subprocess.run(command, check=True, capture_output=True, cwd=REPO)
-    before = tree(out)
-    claim = sorted((tmp_path / "content/claims").glob("*.yaml"))[0]
-    claim.write_text(claim.read_text().replace("statement: ", "statement: Changed. ", 1))
+    root, command = big_site
+    before = tree(root / "site")
+    _edit_a_claim(root, 1)
+    stale = set(root.glob(".site.new-*"))
     process = subprocess.Popen(
         command, cwd=REPO, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".site.new-*/claims/*/index.html")):
-        assert time.monotonic() < deadline and process.poll() is None, "no page seen"
-        time.sleep(0.002)
+    _wait_for_a_staged_page(root, process, stale)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert (process.returncode, stderr) == (130, "lowprec-map: interrupted\n")
-    assert tree(out) == before
-    assert beside(tmp_path) == ["content", "site"]
+    assert tree(root / "site") == before
+    assert [p for p in beside(root) if not p.startswith(".site.new-")] == ["content", "site"]
+    assert set(root.glob(".site.new-*")) <= stale  # this build's staging folder is gone
