@@ -24,7 +24,6 @@ as medians of --runs runs:
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import platform
 import shutil
@@ -35,7 +34,6 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
@@ -44,6 +42,9 @@ sys.path.insert(0, str(REPO / "bench"))
 import hugo_site  # noqa: E402
 import synth  # noqa: E402
 from timing import Job, Timing, compile_package, run_back_to_back  # noqa: E402
+
+from lowprec_map.content.project import Project  # noqa: E402
+from lowprec_map.dev.serve import DevSite  # noqa: E402
 
 FLOOR = r"""
 import sys, datetime, pathlib, yaml, jinja2, pydantic
@@ -65,34 +66,11 @@ for path in sorted(content.glob("*/*.yaml")):
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(html, encoding="utf-8")
 """
-# Where Project and DevSite live, newest layout first (src/ is being restructured).
-DEV_SITE_MODULES = (
-    ("lowprec_map.content.project", "lowprec_map.dev.serve"),
-    ("lowprec_map.project", "lowprec_map.serve"),
-)
 
 
-def dev_site(content: Path, out: Path) -> Any:
-    """The incremental builder `serve` uses (a DevSite), for this checkout's theme.
-
-    The one place that knows where Project and DevSite are: imported by name, so
-    this module type-checks whichever layout src/ has.
-    """
-    for project_module, serve_module in DEV_SITE_MODULES:
-        try:
-            project = importlib.import_module(project_module).Project
-            site = importlib.import_module(serve_module).DevSite
-        except ModuleNotFoundError as exc:
-            if not _is_part_of(str(exc.name), project_module, serve_module):
-                raise  # a module missing inside this layout is a real error
-            continue  # not this layout
-        return site(project(content, REPO / "templates", REPO / "static"), out)
-    raise SystemExit(f"neither of {DEV_SITE_MODULES} imports: where are Project and DevSite?")
-
-
-def _is_part_of(missing: str, *modules: str) -> bool:
-    """Whether `missing` is one of `modules` or a package above one."""
-    return any(f"{module}.".startswith(f"{missing}.") for module in modules)
+def dev_site(content: Path, out: Path) -> DevSite:
+    """The incremental builder `serve` uses, for this checkout's theme."""
+    return DevSite(Project(content, REPO / "templates", REPO / "static"), out)
 
 
 def incremental(content: Path, out: Path) -> float:

@@ -55,13 +55,20 @@ def real_graph() -> MapGraph:
     return check(CONTENT).graph
 
 
+@pytest.fixture(scope="session")
+def template_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache of compiled templates for every scratch project of the session."""
+    return tmp_path_factory.mktemp("template-cache")
+
+
 @pytest.fixture
-def make_project(tmp_path: Path) -> MakeProject:
+def make_project(tmp_path: Path, template_cache: Path) -> MakeProject:
     """A scratch copy of the minimal map; `files` overwrite (or, with None, delete) files."""
 
     def make(files: dict[str, str | bytes | None] | None = None) -> Project:
         content = tmp_path / "content"
         shutil.copytree(MINIMAL, content)
+        (tmp_path / ".lowprec-cache").symlink_to(template_cache)  # compiled once per session
         for name, text in (files or {}).items():
             path = content / name
             if text is None:

@@ -15,8 +15,7 @@ import functools
 import types
 import typing
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -55,15 +54,16 @@ class Reader:
         for nested in self._nested:
             nested.update(facts)
 
-    @contextmanager
-    def recording(self) -> Iterator[set[Fact]]:
-        """The facts read inside the block (they are recorded for the page as well)."""
+    def start_recording(self) -> set[Fact]:
+        """A set that collects the facts read until `stop_recording` (they are recorded
+        for the page as well): what a card read while it was drawn."""
         found: set[Fact] = set()
         self._nested.append(found)
-        try:
-            yield found
-        finally:
-            self._nested.remove(found)
+        return found
+
+    def stop_recording(self, found: set[Fact]) -> None:
+        """End the recording `start_recording` began."""
+        self._nested.remove(found)
 
     def linked(self, entry: Entry) -> LinkedEntry:
         """`entry` as this page's templates see it (one LinkedEntry per entry and page)."""
@@ -168,6 +168,7 @@ class LinkedEntry:
     def __init__(self, entry: Entry, reader: Reader) -> None:
         self.entry = entry
         self.reader = reader
+        self.type, self.id, self.key, self.body = entry.type, entry.id, entry.key, entry.body
         reader.note(entry.key)
 
     def __getattr__(self, name: str) -> Any:
@@ -177,11 +178,6 @@ class LinkedEntry:
         # a page are drawn by cards already drawn, and never read here).
         self.model = LinkedModel(self.entry.model, self.reader)
         return self.model
-
-    type = property(lambda self: self.entry.type)
-    id = property(lambda self: self.entry.id)
-    key = property(lambda self: self.entry.key)
-    body = property(lambda self: self.entry.body)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LinkedEntry) and other.entry.key == self.entry.key
@@ -197,13 +193,24 @@ class LinkedModel:
     def __init__(self, model: BaseModel, reader: Reader) -> None:
         self._model = model
         self._reader = reader
+        self._references: dict[str, tuple[Any, tuple[Fact, ...]]] = {}
+        # Fields that can name nothing are read as they are, without `__getattr__`.
+        plain = _plain_fields(type(model))
+        self.__dict__.update((k, v) for k, v in vars(model).items() if k in plain)
 
     def __getattr__(self, name: str) -> Any:
+        known = self._references.get(name)
+        if known is not None:  # resolved before: its facts are recorded at every read
+            self._reader.note(*known[1])
+            return known[0]
         value = getattr(self._model, name)
         target = _reference_fields(type(self._model)).get(name)
         linked = _link(value, target, self._reader)
-        if target is None:  # a reference is resolved (and so recorded) at every read
-            setattr(self, name, linked)
+        if target is None:
+            setattr(self, name, linked)  # not a reference: later reads skip __getattr__
+        else:
+            named = linked if isinstance(linked, list) else [linked] if linked else []
+            self._references[name] = (linked, tuple(e.key for e in named))
         return linked
 
     @property
@@ -244,6 +251,22 @@ def _link(value: Any, target: str | None, reader: Reader) -> Any:
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
         return [LinkedModel(item, reader) for item in value]
     return value
+
+
+@functools.cache
+def _plain_fields(model: type[BaseModel]) -> frozenset[str]:
+    """Per model class: the fields that hold neither a reference nor a nested model."""
+    return frozenset(
+        name
+        for name, target in _reference_fields(model).items()
+        if target is None and not _may_nest(model.model_fields[name].annotation)
+    )
+
+
+def _may_nest(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_may_nest(arg) for arg in typing.get_args(annotation))
 
 
 @functools.cache

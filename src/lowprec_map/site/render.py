@@ -28,7 +28,7 @@ from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
 from lowprec_map.site.pages import PageSpec
-from lowprec_map.site.reads import Fact, LinkedEntry, Reader, linked
+from lowprec_map.site.reads import Fact, LinkedEntry, Reader, linked, members_fact
 from lowprec_map.site.urls import (
     asset_url,
     is_safe_link,
@@ -103,6 +103,7 @@ class Renderer:
         # folder depth: drawn once per depth and per site and pages shown (see `_chrome`).
         self.chromes: dict[tuple[object, ...], tuple[list[object], dict[str, Markup]]] = {}
         self._shown_site: tuple[Site | None, Site | None] = (None, None)
+        self._nav: tuple[MapGraph | None, list[Entry]] = (None, [])
         # Cards drawn, with the facts they read (see `_card` and `forget`).
         self.cards: dict[tuple[object, ...], tuple[Markup, frozenset[Fact]]] = {}
         self.env = jinja2.Environment(
@@ -126,6 +127,7 @@ class Renderer:
             ring_layout=ring_layout,
             card=self._card,
             cards=self._cards,
+            link=self._link,
             assets=self.assets,
             masthead_links=[
                 (t.listing.masthead, listing_url(t.name))
@@ -201,7 +203,7 @@ class Renderer:
         the masthead, kept alive beside the drawing so no identity is reused), so a
         changed site or page draws them anew.
         """
-        pages = sorted(reader.entries("page"), key=_page_order)
+        pages = self._nav_pages(reader)
         shown: list[object] = [site, *pages]
         key = (placement, *map(id, shown))
         found = self.chromes.get(key)
@@ -225,23 +227,34 @@ class Renderer:
     def _card(
         self, context: jinja2.runtime.Context, macro: Any, entry: LinkedEntry, *args: object
     ) -> Markup:
-        """`macro(entry, *args)`, drawn once per folder depth and arguments while the facts
-        it read stay the same.
+        """`macro(entry, *args)`, drawn once while the facts it read stay the same.
 
         A card shows the same wherever it is drawn, so a claim card listed on many pages
-        is drawn once; the facts it read while drawn are recorded for every page that
-        shows it, and `forget` drops it when one of them changes.
+        is drawn once per folder depth (each depth has its own macros, see `_macros`); the
+        facts it read while drawn are recorded for every page that shows it, and
+        `forget` drops it when one of them changes.
         """
-        placement = _placement_of(str(context["page_file"]), context.get("absolute_root"))
-        key = (macro, placement, entry.key, *args)
+        return self._draw(macro, entry, args)
+
+    def _draw(self, macro: Any, entry: LinkedEntry, args: tuple[object, ...]) -> Markup:
+        key = (macro, entry.key, *args)
         found = self.cards.get(key)
         if found is None:
-            with entry.reader.recording() as read:
+            read = entry.reader.start_recording()
+            try:
                 drawn = Markup(macro(entry, *args))
+            finally:
+                entry.reader.stop_recording(read)
             found = self.cards[key] = (drawn, frozenset(read | {entry.key}))
         else:
             entry.reader.note(*found[1])
         return found[0]
+
+    @jinja2.pass_context
+    def _link(self, context: jinja2.runtime.Context, entry: LinkedEntry) -> Markup:
+        """A link to `entry` named by its title: the `entry_link` macro, as a card."""
+        placement = _placement_of(str(context["page_file"]), context.get("absolute_root"))
+        return self._draw(self._macros(placement).entry_link, entry, ())
 
     @jinja2.pass_context
     def _cards(
@@ -251,12 +264,21 @@ class Renderer:
         and its own arguments), joined: one call for a list, as a Jinja loop calling `card`
         for each of a thousand entries cost more than the cards it found drawn."""
         drawn = (
-            self._card(context, macro, *item, *args)
+            self._draw(macro, item[0], (*item[1:], *args))
             if isinstance(item, tuple)
-            else self._card(context, macro, item, *args)
+            else self._draw(macro, item, args)
             for item in entries
         )
         return Markup("").join(drawn)
+
+    def _nav_pages(self, reader: Reader) -> list[Entry]:
+        """The pages the masthead links, in their order (sorted once per graph)."""
+        graph, pages = self._nav
+        if graph is not reader.graph:
+            pages = sorted(reader.graph.entries("page"), key=_page_order)
+            self._nav = (reader.graph, pages)
+        reader.note(members_fact("page"), *(e.key for e in pages))
+        return pages
 
     def _site(self, site: Site) -> Site:
         """The site as pages show it: published at `base_url` when one is given."""
