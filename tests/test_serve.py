@@ -366,7 +366,8 @@ def _changes_seen(folder: Path) -> list[str]:
     timer.start()
     for batch in watch_saves([folder], stop):
         reported.extend(batch)
-        break
+        if batch:  # an empty batch: nothing changed for a while
+            break
     timer.cancel()
     return reported
 

@@ -32,7 +32,7 @@ MISTAKES = [
         "partials/macros.html",
         "{{ entry_title(e) }}",
         "{{ entry_titel(e) }}",
-        3,
+        4,
         "'entry_titel' is undefined",
     ),
     ("index.html", "{% endfor %}", "{% endfro %}", 24, "unknown tag 'endfro'"),

@@ -43,6 +43,8 @@ class MapGraph:
         # Entries that exist but failed validation: already reported, not "unknown".
         self.invalid = invalid or set()
         self.problems: list[Problem] = []
+        # What is computed from the links alone (the map's order), kept while they are.
+        self.of_links: dict[str, object] = {}
         self._by_type: dict[str, list[Entry]] = {}
         self._entries: dict[str, Entry] = {}
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):
@@ -72,6 +74,7 @@ class MapGraph:
                 return None
         graph = cls.__new__(cls)
         graph.graph, graph.invalid, graph.problems = previous.graph, invalid, []
+        graph.of_links = previous.of_links
         graph._entries, graph._by_type = {}, {}
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):
             graph._entries[entry.key] = entry
@@ -138,9 +141,12 @@ class MapGraph:
 
     def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
         """Entries `entry` refers to (optionally by one relation), each once, in reference order."""
-        edges = self.graph.out_edges(entry.key, keys=True)
-        found = dict.fromkeys(t for _, t, k in edges if relation is None or k[0] == relation)
-        return [self._entries[t] for t in found]
+        successors = self.graph.succ[entry.key]  # target -> {edge key: data}, in reference order
+        return [
+            self._entries[target]
+            for target, keys in successors.items()
+            if relation is None or any(key[0] == relation for key in keys)
+        ]
 
     def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
         """Entries that refer to `entry`, ordered by type and id, each once."""

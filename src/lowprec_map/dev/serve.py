@@ -232,10 +232,12 @@ class _WatchfilesInstead(Watcher):  # type: ignore[misc]
 
 
 QUIET_MS = 10  # a save is a burst of events (write, rename); wait this long for the burst to end
+IDLE_MS = 500  # this long after the last save, the data files are written
 
 
 def watch_saves(folders: list[Path], stop: threading.Event) -> Iterator[list[str]]:
-    """Each burst of changes under `folders`, as sorted paths, until `stop` is set.
+    """Each burst of changes under `folders`, as sorted paths, until `stop` is set; an
+    empty list each time nothing changed for IDLE_MS.
 
     Notifications can fail (say, the OS's limit on watched folders is reached);
     then watchfiles polls instead, and the editor is told.
@@ -249,6 +251,8 @@ def watch_saves(folders: list[Path], stop: threading.Event) -> Iterator[list[str
                 stop_event=stop,
                 raise_interrupt=False,
                 force_polling=force_polling,
+                rust_timeout=IDLE_MS,
+                yield_on_timeout=True,
             ):
                 yield sorted(path for _, path in batch)
             return
@@ -273,8 +277,13 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
     reload_url = f"http://{local}:{port}/forcereload"
 
     def rebuild_on_save() -> None:
-        folders = [project.content, project.templates, project.static]
-        for _ in watch_saves(folders, threading.Event()):
+        folders, exports_due = [project.content, project.templates, project.static], False
+        for saved in watch_saves(folders, threading.Event()):
+            if not saved:  # quiet for a moment: the data files, once the pages are served
+                if exports_due:
+                    site.write_exports()  # each file replaced whole: no lock needed
+                exports_due = False
+                continue
             began = time.perf_counter()
             with lock:
                 changed = site.rebuild()
@@ -286,8 +295,7 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
                     pass
             except OSError as exc:
                 print(f"serve: could not reload the browser ({exc})", file=sys.stderr)
-            with lock:
-                site.write_exports()  # map.json and the other data files, once pages are served
+            exports_due = True
 
     threading.Thread(target=rebuild_on_save, name="lowprec-map-watch", daemon=True).start()
     print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
