@@ -44,7 +44,7 @@ class MapGraph:
         self.invalid = invalid or set()
         self.problems: list[Problem] = []
         # What is computed from the links alone (the map's order), kept while they are.
-        self.of_links: dict[str, object] = {}
+        self.of_links: dict[tuple[str, ...], object] = {}
         self._by_type: dict[str, list[Entry]] = {}
         self._entries: dict[str, Entry] = {}
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):

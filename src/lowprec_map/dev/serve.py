@@ -28,6 +28,7 @@ from typing import Any
 import watchfiles
 from livereload import Server
 from livereload.watcher import Watcher
+from tornado.ioloop import IOLoop
 
 from lowprec_map.content.check import ContentCache, check
 from lowprec_map.content.graph import MapGraph
@@ -168,22 +169,21 @@ DEV_SCRIPT_SRC = b"script-src 'self' 'unsafe-inline'"
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def make_app(site: DevSite, lock: threading.Lock) -> WsgiApp:
+def make_app(site: DevSite) -> WsgiApp:
     """The WSGI app livereload serves: files from the output folder, confined to it, or the
     error page in place of any page while the content has errors."""
     root = site.out.resolve()
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         path = str(environ.get("PATH_INFO", "/"))
-        with lock:
-            if site.errors and _is_page(path):
-                return _respond(start_response, "500 Internal Server Error", site.error_page())
-            target = _file_for(root, path)
-            if target is None:
-                missing = root / "404.html"
-                body = missing.read_bytes() if missing.is_file() else b"not found"
-                return _respond(start_response, "404 Not Found", body)
-            body = target.read_bytes()
+        if site.errors and _is_page(path):
+            return _respond(start_response, "500 Internal Server Error", site.error_page())
+        target = _file_for(root, path)
+        if target is None:
+            missing = root / "404.html"
+            body = missing.read_bytes() if missing.is_file() else b"not found"
+            return _respond(start_response, "404 Not Found", body)
+        body = target.read_bytes()
         kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         if kind == "text/html":
             body = body.replace(CSP_SCRIPT_SRC, DEV_SCRIPT_SRC, 1)
@@ -264,7 +264,7 @@ def watch_saves(folders: list[Path], stop: threading.Event) -> Iterator[list[str
 def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Build, then serve `out` with live reload until interrupted."""
     check_output_dir(out, project.protected)
-    site, lock = DevSite(project, out), threading.Lock()
+    site = DevSite(project, out)
     started = time.perf_counter()
     site.load_existing()
     out.mkdir(parents=True, exist_ok=True)
@@ -274,30 +274,46 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
             f"serve: built ({len(written)} files written) in {time.perf_counter() - started:.2f} s"
         )
     local = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
-    reload_url = f"http://{local}:{port}/forcereload"
+    loop = IOLoop.current()  # livereload serves on this thread's loop
+    watcher = threading.Thread(
+        target=_rebuild_on_save,
+        args=(site, loop, f"http://{local}:{port}/forcereload"),
+        name="lowprec-map-watch",
+        daemon=True,
+    )
+    watcher.start()
+    print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
+    server = Server(app=make_app(site), watcher=_WatchfilesInstead())
+    server.serve(host=host, port=port, restart_delay=0, debug=False)
 
-    def rebuild_on_save() -> None:
-        folders, exports_due = [project.content, project.templates, project.static], False
-        for saved in watch_saves(folders, threading.Event()):
-            if not saved:  # quiet for a moment: the data files, once the pages are served
-                if exports_due:
-                    site.write_exports()  # each file replaced whole: no lock needed
-                exports_due = False
-                continue
+
+def _rebuild_on_save(site: DevSite, loop: IOLoop, reload_url: str) -> None:
+    """Each save: rebuild on the server's loop (requests wait for it instead of competing
+    with it), then reload the open pages; once saves pause, write the data files."""
+    project, exports_due = site.project, False
+    for saved in watch_saves(
+        [project.content, project.templates, project.static], threading.Event()
+    ):
+        if not saved:
+            if exports_due:
+                site.write_exports()  # each file replaced whole, as requests may read it
+            exports_due = False
+            continue
+        done = threading.Event()
+
+        def rebuild(done: threading.Event = done) -> None:
             began = time.perf_counter()
-            with lock:
-                changed = site.rebuild()
+            changed = site.rebuild()
             if not site.errors:
                 ms = 1000 * (time.perf_counter() - began)
                 print(f"serve: rebuilt {len(changed)} file(s) in {ms:.0f} ms")
-            try:
-                with urllib.request.urlopen(reload_url, timeout=5):  # reloads the open pages
-                    pass
-            except OSError as exc:
-                print(f"serve: could not reload the browser ({exc})", file=sys.stderr)
-            exports_due = True
+            done.set()
 
-    threading.Thread(target=rebuild_on_save, name="lowprec-map-watch", daemon=True).start()
-    print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
-    server = Server(app=make_app(site, lock), watcher=_WatchfilesInstead())
-    server.serve(host=host, port=port, restart_delay=0, debug=False)
+        loop.add_callback(rebuild)
+        done.wait()
+        try:
+            with urllib.request.urlopen(reload_url, timeout=5):
+                pass
+        except OSError as exc:
+            print(f"serve: could not reload the browser ({exc})", file=sys.stderr)
+        exports_due = True

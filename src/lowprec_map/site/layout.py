@@ -132,14 +132,15 @@ def _ordered_columns(
 ) -> list[list[Entry]]:
     """Each column's entries in barycentre order (which depends on the links alone, so it
     is kept with them: a save that keeps every reference reuses it)."""
-    order = graph.of_links.get("map-order")
+    memo = ("map-order", *(e.key for column in columns for e in column))
+    order = graph.of_links.get(memo)
     if not isinstance(order, list):
         columns = list(columns)
         neighbours = _neighbours(edges, {e.key for column in columns for e in column})
         for _ in range(SWEEPS):
             for index in range(1, len(columns)):
                 columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
-        order = graph.of_links["map-order"] = [[e.key for e in c] for c in columns]
+        order = graph.of_links[memo] = [[e.key for e in c] for c in columns]
     return [[graph.get(*key.split(":", 1)) for key in column] for column in order]
 
 
