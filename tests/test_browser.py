@@ -12,7 +12,8 @@ from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.schema.entries import Dossier, EvidenceLabel, Program
+from lowprec_map.schema.entries import Dossier, Program
+from lowprec_map.schema.frame import EvidenceLabel
 
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
 

@@ -16,7 +16,8 @@ from lowprec_map.content.load import Loc
 from lowprec_map.content.refs import Reference, refs_of
 from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.registry import type_name
-from lowprec_map.schema.entries import PathStep, ReadingPath, Site
+from lowprec_map.schema.entries import PathStep, ReadingPath
+from lowprec_map.schema.frame import Site
 
 EdgeKey = tuple[str, Loc, int | None]  # (relation, where in the source, offset in prose)
 

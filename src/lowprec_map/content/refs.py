@@ -19,8 +19,7 @@ from pydantic import BaseModel
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.load import Loc
 from lowprec_map.registry import REGISTRY
-from lowprec_map.schema.entries import RefTo
-from lowprec_map.schema.fields import Prose
+from lowprec_map.schema.fields import Prose, RefTo
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from lowprec_map.schema.fields import (
-    SLUG_PATTERN,
     AboutClaim,
     ArxivId,
     Cites,
@@ -34,26 +33,6 @@ from lowprec_map.schema.fields import (
     Text,
     WebUrl,
 )
-from lowprec_map.schema.frame import (
-    EvidenceFile,
-    EvidenceLabel,
-    Perturbation,
-    PerturbationGroup,
-    Site,
-    TaxonomyFile,
-)
-
-__all__ = [
-    "SLUG_PATTERN",
-    "EvidenceFile",
-    "EvidenceLabel",
-    "Model",
-    "Perturbation",
-    "PerturbationGroup",
-    "RefTo",
-    "Site",
-    "TaxonomyFile",
-]
 
 
 class Dated(Model):
