@@ -67,7 +67,8 @@ def build(
         if result.problems if strict else result.errors:
             raise ContentError(result.problems)
         graph = result.graph
-        renderer = Renderer(project.templates, project.static, base_url, project.cache)
+        templates, static = project.templates, project.static
+        renderer = Renderer(templates, static, base_url, cache=project.cache, record=False)
         specs = plan_pages(graph, base_url)
         with staged(out) as staging:
             root = base_url or graph.site.base_url

@@ -83,7 +83,8 @@ class DevSite:
                 return self._failed(result.errors)
             stamp = _theme_stamp(self.project)
             if stamp != self.theme_stamp or self.renderer is None:
-                self.renderer = Renderer(self.project.templates, self.project.static)
+                project = self.project
+                self.renderer = Renderer(project.templates, project.static, cache=project.cache)
                 self.reads = {}  # templates or assets changed: every page again
             changed = None if self.graph is None else changed_facts(self.graph, result.graph)
             try:

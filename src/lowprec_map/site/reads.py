@@ -138,6 +138,14 @@ class Reader:
         return self.graph
 
 
+class UnrecordedReader(Reader):
+    """A reader that records nothing: for a build, which renders every page once and
+    never asks what a page read (recording is a seventh of rendering's cost)."""
+
+    def note(self, *facts: Fact) -> None:
+        """Record nothing."""
+
+
 def changed_facts(before: MapGraph, after: MapGraph) -> set[Fact]:
     """The facts whose answer differs between two graphs of the same content folder."""
     changed: set[Fact] = set()

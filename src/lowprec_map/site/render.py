@@ -28,7 +28,14 @@ from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
 from lowprec_map.site.pages import PageSpec
-from lowprec_map.site.reads import Fact, LinkedEntry, Reader, linked, members_fact
+from lowprec_map.site.reads import (
+    Fact,
+    LinkedEntry,
+    Reader,
+    UnrecordedReader,
+    linked,
+    members_fact,
+)
 from lowprec_map.site.urls import (
     asset_url,
     is_safe_link,
@@ -83,7 +90,9 @@ class Renderer:
 
     Compiling templates is most of a small rebuild's cost, so `serve` keeps one
     Renderer while the templates and static files are unchanged. `base_url`
-    overrides site.yaml's published root (a rendering input, e.g. a sub-path).
+    overrides site.yaml's published root (a rendering input, e.g. a sub-path);
+    `cache` is where compiled templates are kept; `record` says whether `render`
+    reports what each page read (`serve` needs it, a build does not).
     """
 
     def __init__(
@@ -92,9 +101,11 @@ class Renderer:
         static: Path,
         base_url: str | None = None,
         cache: Path | None = None,
+        record: bool = True,
     ) -> None:
         self.templates = templates
         self.base_url = base_url
+        self.reader = Reader if record else UnrecordedReader  # what pages read, for serve
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
         self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
@@ -180,7 +191,7 @@ class Renderer:
 
     def _render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         template = self.env.get_template(spec.template)
-        reader = Reader(graph)
+        reader = self.reader(graph)
         variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
         page_file = output_file(spec.url)
         placement = _placement_of(page_file, variables.get("absolute_root"))
