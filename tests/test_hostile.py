@@ -47,7 +47,7 @@ documents = st.recursive(
     ),
     max_leaves=40,
 )
-HYPOTHESIS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HYPOTHESIS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def assert_well_formed(problems: list[Problem]) -> None:

@@ -414,7 +414,7 @@ def scratch_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("sequences")
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(st.lists(st.sampled_from(range(len(TOGGLES))), min_size=1, max_size=5))
 def test_any_sequence_of_edits_rebuilds_like_a_full_build(
     scratch_root: Path, sequence: list[int]
