@@ -42,6 +42,8 @@ def members_fact(entry_type: str) -> Fact:
 class Reader:
     """The graph as one page sees it: every answer is recorded in `facts`."""
 
+    records = True  # False: nothing is recorded, so values may be kept as first read
+
     def __init__(self, graph: MapGraph) -> None:
         self.graph = graph
         self.facts: set[Fact] = set()
@@ -140,7 +142,14 @@ class Reader:
 
 class UnrecordedReader(Reader):
     """A reader that records nothing: for a build, which renders every page once and
-    never asks what a page read (recording is a seventh of rendering's cost)."""
+    never asks what a page read. With nothing to record, every page of one graph can
+    share the same linked entries (`shared`), each linked and resolved once per build."""
+
+    def __init__(self, graph: MapGraph, shared: dict[str, LinkedEntry]) -> None:
+        super().__init__(graph)
+        self._linked = shared
+
+    records = False
 
     def note(self, *facts: Fact) -> None:
         """Record nothing."""
@@ -202,9 +211,6 @@ class LinkedModel:
         self._model = model
         self._reader = reader
         self._references: dict[str, tuple[Any, tuple[Fact, ...]]] = {}
-        # Fields that can name nothing are read as they are, without `__getattr__`.
-        plain = _plain_fields(type(model))
-        self.__dict__.update((k, v) for k, v in vars(model).items() if k in plain)
 
     def __getattr__(self, name: str) -> Any:
         known = self._references.get(name)
@@ -214,8 +220,8 @@ class LinkedModel:
         value = getattr(self._model, name)
         target = _reference_fields(type(self._model)).get(name)
         linked = _link(value, target, self._reader)
-        if target is None:
-            setattr(self, name, linked)  # not a reference: later reads skip __getattr__
+        if target is None or not self._reader.records:
+            setattr(self, name, linked)  # later reads skip __getattr__
         else:
             named = linked if isinstance(linked, list) else [linked] if linked else []
             self._references[name] = (linked, tuple(e.key for e in named))
@@ -259,22 +265,6 @@ def _link(value: Any, target: str | None, reader: Reader) -> Any:
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
         return [LinkedModel(item, reader) for item in value]
     return value
-
-
-@functools.cache
-def _plain_fields(model: type[BaseModel]) -> frozenset[str]:
-    """Per model class: the fields that hold neither a reference nor a nested model."""
-    return frozenset(
-        name
-        for name, target in _reference_fields(model).items()
-        if target is None and not _may_nest(model.model_fields[name].annotation)
-    )
-
-
-def _may_nest(annotation: Any) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return True
-    return any(_may_nest(arg) for arg in typing.get_args(annotation))
 
 
 @functools.cache

@@ -105,7 +105,8 @@ class Renderer:
     ) -> None:
         self.templates = templates
         self.base_url = base_url
-        self.reader = Reader if record else UnrecordedReader  # what pages read, for serve
+        self.record = record  # whether `render` reports what each page read (serve's need)
+        self._shared: tuple[MapGraph | None, dict[str, LinkedEntry]] = (None, {})
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
         self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
@@ -191,7 +192,7 @@ class Renderer:
 
     def _render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
         template = self.env.get_template(spec.template)
-        reader = self.reader(graph)
+        reader = self._reader(graph)
         variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
         page_file = output_file(spec.url)
         placement = _placement_of(page_file, variables.get("absolute_root"))
@@ -290,6 +291,15 @@ class Renderer:
             self._nav = (reader.graph, pages)
         reader.note(members_fact("page"), *(e.key for e in pages))
         return pages
+
+    def _reader(self, graph: MapGraph) -> Reader:
+        """A page's reader: recording for serve; for a build, one that shares the linked
+        entries of every page drawn from `graph`."""
+        if self.record:
+            return Reader(graph)
+        if self._shared[0] is not graph:
+            self._shared = (graph, {})
+        return UnrecordedReader(graph, self._shared[1])
 
     def _site(self, site: Site) -> Site:
         """The site as pages show it: published at `base_url` when one is given."""
