@@ -102,14 +102,10 @@ def _write_pages(  # noqa: PLR0917 - private; the build's own values
         return render_and_write
 
     parallel = worth_forking(len(specs))
+    tasks = [*(writer(share) for share in shares(specs, cores() if parallel else 1))]
     try:
-        renderer.compile(specs)
-    except TemplateFailure as failure:
-        raise ContentError([failure.problem]) from None
-    page_shares = shares(list(specs), cores() if parallel else 1)
-    tasks = [*(writer(share) for share in page_shares), write_the_rest]  # type: ignore[arg-type]
-    try:
-        return run_all(tasks, parallel)
+        renderer.compile(specs)  # before forking: the workers inherit the compiled templates
+        return run_all([*tasks, write_the_rest], parallel)
     except TemplateFailure as failure:
         raise ContentError([failure.problem]) from None
 

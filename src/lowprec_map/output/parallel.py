@@ -13,7 +13,9 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+_Item = TypeVar("_Item")
 PARALLEL_THRESHOLD = 400  # below this many pages, forking costs more than it saves on 2 cores
 # The tasks a forked child runs, by number; set just before the fork, which hands them over.
 _TASKS: Sequence[Callable[[], int]] = ()
@@ -24,7 +26,7 @@ def worth_forking(pages: int) -> bool:
     return pages >= PARALLEL_THRESHOLD and _cores() >= 2 and _can_fork()
 
 
-def shares(items: list[object], count: int) -> list[list[object]]:
+def shares(items: list[_Item], count: int) -> list[list[_Item]]:
     """`items` dealt into `count` interleaved shares (pages of every kind in each)."""
     return [items[index::count] for index in range(count)]
 
