@@ -102,7 +102,7 @@ def _write_pages(  # noqa: PLR0917 - private; the build's own values
         return render_and_write
 
     parallel = worth_forking(len(specs))
-    tasks = [*(writer(share) for share in shares(specs, cores() if parallel else 1))]
+    tasks = [writer(share) for share in shares(specs, cores() if parallel else 1)]
     try:
         renderer.compile(specs)  # before forking: the workers inherit the compiled templates
         return run_all([*tasks, write_the_rest], parallel)
@@ -110,12 +110,20 @@ def _write_pages(  # noqa: PLR0917 - private; the build's own values
         raise ContentError([failure.problem]) from None
 
 
-def static_files(project: Project) -> dict[str, bytes]:
-    """The static assets, by their name in the site (static/...)."""
-    return {
-        f"static/{asset.relative_to(project.static).as_posix()}": asset.read_bytes()
+def static_names(project: Project) -> list[str]:
+    """The static assets' names in the site (static/...)."""
+    return [
+        f"static/{asset.relative_to(project.static).as_posix()}"
         for asset in sorted(project.static.rglob("*"))
         if asset.is_file() and not asset.name.startswith(".")
+    ]
+
+
+def static_files(project: Project) -> dict[str, bytes]:
+    """The static assets, by their name in the site."""
+    return {
+        name: (project.static / name.removeprefix("static/")).read_bytes()
+        for name in static_names(project)
     }
 
 

@@ -44,16 +44,18 @@ class MapGraph:
         # Entries that exist but failed validation: already reported, not "unknown".
         self.invalid = invalid or set()
         self.problems: list[Problem] = []
-        # What is computed from the links alone (the map's order), kept while they are.
-        self.of_links: dict[tuple[str, ...], object] = {}
-        self._by_type: dict[str, list[Entry]] = {}
-        self._entries: dict[str, Entry] = {}
-        for entry in sorted(entries, key=lambda e: (e.type, e.id)):
-            self.graph.add_node(entry.key)
-            self._entries[entry.key] = entry
-            self._by_type.setdefault(entry.type, []).append(entry)
+        self._index(entries)
+        self.graph.add_nodes_from(self._entries)
         for entry in entries:
             self._link(entry)
+
+    def _index(self, entries: list[Entry]) -> None:
+        """The entries by key and by type, each ordered by type and id."""
+        self._entries: dict[str, Entry] = {}
+        self._by_type: dict[str, list[Entry]] = {}
+        for entry in sorted(entries, key=lambda e: (e.type, e.id)):
+            self._entries[entry.key] = entry
+            self._by_type.setdefault(entry.type, []).append(entry)
 
     @classmethod
     def relinked(
@@ -75,11 +77,7 @@ class MapGraph:
                 return None
         graph = cls.__new__(cls)
         graph.graph, graph.invalid, graph.problems = previous.graph, invalid, []
-        graph.of_links = previous.of_links
-        graph._entries, graph._by_type = {}, {}
-        for entry in sorted(entries, key=lambda e: (e.type, e.id)):
-            graph._entries[entry.key] = entry
-            graph._by_type.setdefault(entry.type, []).append(entry)
+        graph._index(entries)
         return graph
 
     def _link(self, entry: Entry) -> None:

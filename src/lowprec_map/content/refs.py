@@ -66,6 +66,18 @@ def _field_plan(model: type[BaseModel]) -> tuple[tuple[str, Any, RefTo | None, b
     return tuple(p for p in plan if p[2] or p[3] or _may_refer(p[1]))
 
 
+@functools.cache
+def reference_fields(model: type[BaseModel]) -> dict[str, str]:
+    """Per model class, once: each field that holds a reference (an id, or a list of
+    ids) -> the entry type it names. Nested models and prose links are not included."""
+    found: dict[str, str] = {}
+    for name, annotation, ref, _ in _field_plan(model):
+        marker = ref or _item_plan(annotation)[1]
+        if marker is not None:
+            found[name] = marker.target
+    return found
+
+
 def _may_refer(annotation: Any) -> bool:
     """True when a value of this type can hold a reference: a RefTo anywhere inside it,
     or a pydantic model with such a field."""

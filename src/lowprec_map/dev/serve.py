@@ -35,7 +35,13 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.errors import Problem
 from lowprec_map.output.write import check_output_dir
-from lowprec_map.pipeline import EXPORT_NAMES, collector_paused, export_files, static_files
+from lowprec_map.pipeline import (
+    EXPORT_NAMES,
+    collector_paused,
+    export_files,
+    static_files,
+    static_names,
+)
 from lowprec_map.site.pages import plan_pages
 from lowprec_map.site.reads import Fact, changed_facts
 from lowprec_map.site.render import Renderer, TemplateFailure
@@ -81,19 +87,19 @@ class DevSite:
             result = check(self.project.content, self.cache)
             if result.errors:
                 return self._failed(result.errors)
-            stamp = _theme_stamp(self.project)
-            if stamp != self.theme_stamp or self.renderer is None:
-                project = self.project
+            stamp, project = _theme_stamp(self.project), self.project
+            new_theme = stamp != self.theme_stamp or self.renderer is None
+            if new_theme:  # the first build, or templates or assets changed: every page
                 self.renderer = Renderer(project.templates, project.static, cache=project.cache)
-                self.reads = {}  # templates or assets changed: every page again
+                self.reads = {}
             changed = None if self.graph is None else changed_facts(self.graph, result.graph)
             try:
                 fresh, reads = self._render(result.graph, changed)
             except TemplateFailure as failure:
                 return self._failed([failure.problem])
-            if not self.theme_stamp or stamp != self.theme_stamp:
-                fresh.update(static_files(self.project))
-            names = {*reads, *EXPORT_NAMES, *static_files(self.project)}
+            if new_theme:
+                fresh.update(static_files(project))
+            names = {*reads, *EXPORT_NAMES, *static_names(project)}
             written = self._write(fresh, names)
             self.graph, self.reads, self.theme_stamp, self.errors = result.graph, reads, stamp, []
             return written

@@ -81,7 +81,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
     """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them."""
     chosen, omitted = _chosen_entries(graph)
     types, every_edge = list(chosen), graph.edges()
-    columns = _ordered_columns(graph, every_edge, list(chosen.values()))
+    columns = _ordered_columns(every_edge, list(chosen.values()))
     placed: dict[str, PlacedNode] = {}
     for col, column in enumerate(columns):
         for row, entry in enumerate(column):
@@ -128,20 +128,15 @@ def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omiss
 
 
 def _ordered_columns(
-    graph: MapGraph, edges: list[tuple[str, str, str]], columns: list[list[Entry]]
+    edges: list[tuple[str, str, str]], columns: list[list[Entry]]
 ) -> list[list[Entry]]:
-    """Each column's entries in barycentre order (which depends on the links alone, so it
-    is kept with them: a save that keeps every reference reuses it)."""
-    memo = ("map-order", *(e.key for column in columns for e in column))
-    order = graph.of_links.get(memo)
-    if not isinstance(order, list):
-        columns = list(columns)
-        neighbours = _neighbours(edges, {e.key for column in columns for e in column})
-        for _ in range(SWEEPS):
-            for index in range(1, len(columns)):
-                columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
-        order = graph.of_links[memo] = [[e.key for e in c] for c in columns]
-    return [[graph.get(*key.split(":", 1)) for key in column] for column in order]
+    """Each column's entries in barycentre order."""
+    columns = list(columns)
+    neighbours = _neighbours(edges, {e.key for column in columns for e in column})
+    for _ in range(SWEEPS):
+        for index in range(1, len(columns)):
+            columns[index] = _order_by_barycentre(columns[index], columns, neighbours)
+    return columns
 
 
 def _programs_of(graph: MapGraph, entry: Entry) -> list[str]:

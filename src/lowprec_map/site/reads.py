@@ -11,9 +11,6 @@ declared by hand.
 
 from __future__ import annotations
 
-import functools
-import types
-import typing
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -22,8 +19,8 @@ from pydantic import BaseModel
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.refs import reference_fields
 from lowprec_map.schema.entries import PathStep
-from lowprec_map.schema.fields import RefTo
 from lowprec_map.schema.frame import Site
 
 Fact = str  # 'type:id' an entry's content; '<type:id' who refers to it; '*type' which exist
@@ -93,8 +90,7 @@ class Reader:
 
     def find(self, entry_type: str, entry_id: str) -> Entry | None:
         """The entry of that type and id, or None (recorded either way)."""
-        self.note(f"{entry_type}:{entry_id}")
-        self.note(members_fact(entry_type))
+        self.note(f"{entry_type}:{entry_id}", members_fact(entry_type))
         return self.graph.entry(f"{entry_type}:{entry_id}")
 
     def entries(self, entry_type: str) -> list[Entry]:
@@ -109,10 +105,10 @@ class Reader:
 
     def counts(self) -> Counter[str]:
         """Entries per type and core dossiers, as on the landing page."""
-        for entry_type in {*self.graph.counts(), "dossier"} - {"core"}:
-            self.note(members_fact(entry_type))
+        counts = self.graph.counts()
+        self.note(*(members_fact(t) for t in {*counts, "dossier"} - {"core"}))
         self._seen(self.graph.entries("dossier"))  # 'core' reads each dossier
-        return self.graph.counts()
+        return counts
 
     def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
         """Entries that refer to `entry` (of one type, if given), by type and id."""
@@ -145,11 +141,11 @@ class UnrecordedReader(Reader):
     never asks what a page read. With nothing to record, every page of one graph can
     share the same linked entries (`shared`), each linked and resolved once per build."""
 
+    records = False
+
     def __init__(self, graph: MapGraph, shared: dict[str, LinkedEntry]) -> None:
         super().__init__(graph)
         self._linked = shared
-
-    records = False
 
     def note(self, *facts: Fact) -> None:
         """Record nothing."""
@@ -196,12 +192,6 @@ class LinkedEntry:
         self.model = LinkedModel(self.entry.model, self.reader)
         return self.model
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, LinkedEntry) and other.entry.key == self.entry.key
-
-    def __hash__(self) -> int:
-        return hash(self.entry.key)
-
 
 class LinkedModel:
     """A model's fields as templates read them: a reference field (a `RefTo` id, or a
@@ -218,7 +208,7 @@ class LinkedModel:
             self._reader.note(*known[1])
             return known[0]
         value = getattr(self._model, name)
-        target = _reference_fields(type(self._model)).get(name)
+        target = reference_fields(type(self._model)).get(name)
         linked = _link(value, target, self._reader)
         if target is None or not self._reader.records:
             setattr(self, name, linked)  # later reads skip __getattr__
@@ -231,9 +221,9 @@ class LinkedModel:
     def named(self) -> LinkedEntry | None:
         """The entry a reading-path step names, if it names one."""
         assert isinstance(self._model, PathStep)
-        for name, target in _reference_fields(PathStep).items():
+        for name, target in reference_fields(PathStep).items():
             value = getattr(self._model, name)
-            if value is not None and target is not None:
+            if value is not None:
                 return self._reader.linked(self._reader.get(target, value))
         return None
 
@@ -265,28 +255,3 @@ def _link(value: Any, target: str | None, reader: Reader) -> Any:
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
         return [LinkedModel(item, reader) for item in value]
     return value
-
-
-@functools.cache
-def _reference_fields(model: type[BaseModel]) -> dict[str, str | None]:
-    """Per model class: field name -> the entry type a reference field names (None for
-    other fields)."""
-    return {
-        name: _target(field.annotation, field.metadata)
-        for name, field in model.model_fields.items()
-    }
-
-
-def _target(annotation: Any, metadata: list[Any]) -> str | None:
-    for marker in metadata:
-        if isinstance(marker, RefTo):
-            return marker.target
-    origin = typing.get_origin(annotation)
-    if origin is typing.Annotated:
-        return _target(typing.get_args(annotation)[0], list(annotation.__metadata__))
-    if origin in (list, typing.Union, types.UnionType):
-        for arg in typing.get_args(annotation):
-            found = _target(arg, [])
-            if found is not None:
-                return found
-    return None
