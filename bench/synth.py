@@ -151,20 +151,54 @@ def _dossier(rng: random.Random, index: int, ids: dict[str, list[str]]) -> dict[
 
 def _claim(rng: random.Random, index: int, ids: dict[str, list[str]]) -> dict[str, object]:
     cited = rng.sample(ids["dossier"], min(rng.randint(1, 3), len(ids["dossier"])))
+    mechanistic = len(cited) < 2 and rng.random() < 0.5
     data: dict[str, object] = {
         "statement": sentence(rng, 16),
-        "label": "replicated" if len(cited) >= 2 else rng.choice(["measured", "mechanistic"]),
-        "sources": [{"dossier": d, "locator": f"Table {rng.randint(1, 9)}"} for d in cited],
+        "label": "replicated" if len(cited) >= 2 else "mechanistic" if mechanistic else "measured",
+        "sources": [
+            {
+                "dossier": d,
+                "locator": f"Table {rng.randint(1, 9)}",
+                "stance": "supports",
+                "basis": "argued" if mechanistic else "measured",
+            }
+            for d in cited
+        ],
         "scope": sentence(rng, 6),
         "programs": rng.sample(ids["program"], 1),
         "perturbs": rng.sample(PERTURBATIONS, 1),
     }
+    if mechanistic:
+        data["mechanism"] = sentence(rng, 10)
+    else:  # a measured claim carries its number, as the real ones do
+        data["measurements"] = [_measurement(rng, cited[0])]
+        data["tests"] = [{"program": data["programs"][0], "outcome": rng.choice(OUTCOMES)}]  # type: ignore[index]
     # Every tenth pair of claims is a mutual conflict.
     if index % 20 in (0, 1) and index + 1 < len(ids["claim"]) + (index % 20):
         partner = ids["claim"][index + 1] if index % 20 == 0 else ids["claim"][index - 1]
         if partner != ids["claim"][index]:
             data["label"], data["conflicts_with"] = "contested", [partner]
     return data
+
+
+OUTCOMES = ("supports", "contradicts")
+METRICS = ("rollout-speedup", "training-speedup", "accuracy", "accuracy-change")
+FORMATS = ("fp8", "nvfp4", "int8", "mxfp4")
+
+
+def _measurement(rng: random.Random, dossier: str) -> dict[str, object]:
+    size = rng.choice([3, 7, 8, 14, 32, 70])
+    return {
+        "metric": rng.choice(METRICS),
+        "value": round(rng.uniform(0.8, 2.5), 2),
+        "baseline": "BF16",
+        "model": f"Synth-{size}B",
+        "size_b": size,
+        "format": rng.choice(FORMATS),
+        "setting": {"task": "GSM8K", "batch": str(rng.choice([2, 8]))},
+        "source": dossier,
+        "locator": f"Table {rng.randint(1, 9)}",
+    }
 
 
 def _tension(rng: random.Random, index: int, ids: dict[str, list[str]]) -> dict[str, object]:
@@ -200,7 +234,6 @@ def _program(rng: random.Random, index: int, ids: dict[str, list[str]]) -> dict[
         "question": sentence(rng)[:-1] + "?",
         "test": sentence(rng, 25),
         "prediction": sentence(rng),
-        "status": "open",
     }
 
 

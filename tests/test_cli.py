@@ -15,7 +15,7 @@ from lowprec_map.cli import main
 from lowprec_map.content.check import check
 from lowprec_map.site.pages import plan_pages
 
-TYPO_CLAIM = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n"
+TYPO_CLAIM = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n    stance: supports\n    basis: measured\n"
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -125,6 +125,8 @@ label: measured
 sources:
   - dossier: alpha
     locator: Table 1
+    stance: supports
+    basis: measured
     note: "[click](javascript:alert(1)) <a href=javascript:alert(2)>a</a>"
 note: |
   Markdown with <script>alert(3)</script>, an <iframe src="https://evil.example">,
@@ -165,7 +167,7 @@ def test_ids_that_could_escape_are_rejected(make_project: MakeProject, name: str
 
 
 def test_reference_with_dot_dot_is_an_error(make_project: MakeProject) -> None:
-    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: ../alpha, locator: Table 1}\n"
+    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: ../alpha, locator: Table 1, stance: supports, basis: measured}\n"
     errors = [e.format() for e in check(make_project({"claims/c.yaml": claim}).content).errors]
     assert errors[0].endswith(
         "sources[0].dossier: '../alpha' is not a valid id: use lowercase "

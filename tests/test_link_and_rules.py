@@ -22,7 +22,7 @@ def test_clean_fixture_has_no_errors(make_project: MakeProject) -> None:
 
 
 def test_mistyped_dossier_id_points_at_the_value_and_suggests(make_project: MakeProject) -> None:
-    claim = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n"
+    claim = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n    stance: supports\n    basis: measured\n"
     assert messages(make_project, {"claims/new.yaml": claim}) == [
         "claims/new.yaml:4:14: unknown dossier 'alpah' (did you mean 'alpha'?)"
     ]
@@ -60,28 +60,27 @@ def test_backlinks_counts_and_path_order(make_project: MakeProject) -> None:
     ]
     program = graph.get("program", "prog")
     assert [e.id for e in graph.program_members(program, "dossier")] == ["alpha"]
-    assert graph.relations(graph.get("claim", "both-agree"), program) == []
-    assert graph.relations(graph.get("program", "prog"), graph.get("claim", "both-agree")) == [
-        "settled-by"
-    ]
+    assert graph.relations(graph.get("claim", "both-agree"), program) == ["tests"]
+    assert graph.relations(program, graph.get("claim", "both-agree")) == []
 
 
 def test_replicated_needs_two_independent_dossiers(make_project: MakeProject) -> None:
     beta = (MINIMAL / "dossiers/beta.yaml").read_text()
     shared_author = beta.replace("authors: [Cy Three]", "authors: [Cy Three, Ada One]")
     assert messages(make_project, {"dossiers/beta.yaml": shared_author}) == [
-        "claims/both-agree.yaml:2:8: a 'replicated' claim needs at least 2 independent source "
-        "dossier(s) (sharing no author); it has 1"
+        "claims/both-agree.yaml:2:8: a 'replicated' claim needs two sources that support it "
+        "with basis 'measured' from works sharing no author; it has 1 (alpha: supports, "
+        "measured; beta: supports, measured)"
     ]
 
 
 def test_conflicts_must_be_mutual_and_contested_needs_one(make_project: MakeProject) -> None:
-    beta_slow = "statement: Beta finds it slow.\nlabel: contested\nsources:\n  - {dossier: beta, locator: Table 3}\n"
+    beta_slow = "statement: Beta finds it slow.\nlabel: contested\nsources:\n  - {dossier: beta, locator: Table 3, stance: supports, basis: measured}\n"
     assert messages(make_project, {"claims/beta-slow.yaml": beta_slow}) == [
         "claims/alpha-fast.yaml:6:18: conflicts must be mutual: add 'alpha-fast' to the "
         "conflicts_with of claim 'beta-slow'",
-        "claims/beta-slow.yaml:2:8: a 'contested' claim must name the claim(s) it conflicts with "
-        "in conflicts_with",
+        "claims/beta-slow.yaml:2:8: a 'contested' claim needs a source whose stance is "
+        "'contrasts' or a conflicting claim in conflicts_with; it has neither",
     ]
 
 
@@ -107,6 +106,10 @@ def test_tension_sides_duplicates_and_featured(make_project: MakeProject) -> Non
     ]
 
 
+# The fixture's metrics, which its claims' measurements name.
+FIXTURE_METRICS = "metrics:" + (MINIMAL / "taxonomy.yaml").read_text().split("metrics:", 1)[1]
+
+
 def test_orphans_are_warnings_but_unused_vocabulary_is_not(make_project: MakeProject) -> None:
     gamma = (MINIMAL / "dossiers/alpha.yaml").read_text()
     gamma = gamma.replace("Alpha paper", "Gamma paper").replace("2501.00001", "2501.00002")
@@ -114,7 +117,7 @@ def test_orphans_are_warnings_but_unused_vocabulary_is_not(make_project: MakePro
         "groups:\n  - {id: compute, name: C, description: D.}\nperturbations:\n"
         "  - {id: rollout-weights, name: R, group: compute, description: D.}\n"
         "  - {id: kv-cache, name: K, group: compute, description: D.}\n"
-        "  - {id: unused, name: U, group: compute, description: D.}\n"
+        "  - {id: unused, name: U, group: compute, description: D.}\n" + FIXTURE_METRICS
     )
     result = check(make_project({"dossiers/gamma.yaml": gamma, "taxonomy.yaml": extra}).content)
     assert result.errors == []
@@ -126,7 +129,7 @@ def test_orphans_are_warnings_but_unused_vocabulary_is_not(make_project: MakePro
 
 def test_links_in_prose_are_checked_references(make_project: MakeProject) -> None:
     page = "---\ntitle: P\ndescription: D.\n---\nIntro.\n\nSee [the paper](dossier:alpah) here.\n"
-    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: alpha, locator: Table 1}\nnote: >-\n  Compare [beta](dossier:beta) and [gone](claim:nope).\n"
+    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: alpha, locator: Table 1, stance: supports, basis: measured}\nnote: >-\n  Compare [beta](dossier:beta) and [gone](claim:nope).\n"
     assert messages(make_project, {"pages/p.md": page, "claims/c.yaml": claim}) == [
         "claims/c.yaml:5:7: unknown claim 'nope'",
         "pages/p.md:9:25: unknown dossier 'alpah' (did you mean 'alpha'?)",

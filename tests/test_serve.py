@@ -265,8 +265,8 @@ def test_a_page_is_redrawn_when_an_entry_leaves_it(
 OLD_BOTH_AGREE = """statement: Both agree on something.
 label: replicated
 sources:
-  - {dossier: alpha, locator: Fig. 2}
-  - {dossier: beta, locator: Abstract}
+  - {dossier: alpha, locator: Fig. 2, stance: supports, basis: measured}
+  - {dossier: beta, locator: Abstract, stance: supports, basis: measured}
 """
 
 
@@ -341,7 +341,7 @@ def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_p
         build(project, full)
         assert tree(tmp_path / "dev") == tree(full), f"after editing {name}"
     (content / "claims/extra.yaml").write_text(
-        "statement: New.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 9}\n"
+        "statement: New.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 9, stance: supports, basis: measured}\n"
         "added: 2026-02-01\nupdated: 2026-02-01\n"
     )
     (content / "paths/start.yaml").write_text(

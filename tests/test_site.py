@@ -48,7 +48,7 @@ def test_counts_follow_the_content_not_the_template(
 ) -> None:
     project = make_project(
         {
-            "claims/extra.yaml": "statement: E.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 1}\n"
+            "claims/extra.yaml": "statement: E.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 1, stance: supports, basis: measured}\n"
         }
     )
     build(project, tmp_path / "s")

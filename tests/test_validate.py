@@ -5,7 +5,7 @@ from __future__ import annotations
 import typing
 
 import pytest
-from conftest import MakeProject
+from conftest import MINIMAL, MakeProject
 from pydantic import BaseModel
 
 from lowprec_map.content.check import check
@@ -70,7 +70,7 @@ def test_quoted_date_and_missing_field(make_project: MakeProject) -> None:
 
 
 def test_locator_must_say_where(make_project: MakeProject) -> None:
-    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: alpha, locator: somewhere}\n"
+    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: alpha, locator: somewhere, stance: supports, basis: measured}\n"
     assert errors_for(make_project, {"claims/new.yaml": claim}) == [
         "claims/new.yaml:4:31: sources[0].locator: 'somewhere' is not a locator: "
         "start with Table, Fig., §, Appendix, Eq., Abstract, ..."
@@ -78,13 +78,18 @@ def test_locator_must_say_where(make_project: MakeProject) -> None:
 
 
 def test_model_validators_report_at_the_entry(make_project: MakeProject) -> None:
-    program = "title: P\nquestion: Q?\ntest: T.\nprediction: P.\nstatus: refuted\n"
+    alpha = (MINIMAL / "dossiers/alpha.yaml").read_text() + (
+        "versions:\n  - {id: v2, date: 2025-03-01, changes: New numbers.}\n"
+        "  - {id: v1, date: 2025-01-01, changes: First version.}\n"
+    )
     tension = (
         "title: T\nkind: versus\nsides:\n  - {dossier: alpha, position: A.}\n"
         "  - {dossier: beta, position: B.}\nsummary: S.\n"
     )
-    assert errors_for(make_project, {"programs/p2.yaml": program, "tensions/t2.yaml": tension}) == [
-        "programs/p2.yaml:1:1: a 'refuted' prediction must list the evidence claims",
+    assert errors_for(
+        make_project, {"dossiers/alpha.yaml": alpha, "tensions/t2.yaml": tension}
+    ) == [
+        "dossiers/alpha.yaml:1:1: versions are listed oldest first",
         "tensions/t2.yaml:1:1: give boundary_candidates or a missing_variable",
     ]
 
@@ -96,11 +101,14 @@ def test_list_files_validate_items_separately(make_project: MakeProject) -> None
         "  - {id: rollout-weights, name: R, group: compute, description: D.}\n"
         "  - {id: kv-cache, name: K, group: compute, descripton: D.}\n"
         "  - {id: rollout-weights, name: R2, group: compute, description: D.}\n"
+        "metrics:\n  - {id: speedup, name: S, unit: x, better: higher, description: D.}\n"
+        "  - {id: accuracy, name: A, unit: '%', better: highest, description: D.}\n"
     )
     assert errors_for(make_project, {"taxonomy.yaml": taxonomy}) == [
         "taxonomy.yaml:5:5: missing field 'description'",
         "taxonomy.yaml:5:45: unknown field 'descripton' (did you mean 'description'?)",
         "taxonomy.yaml:6:10: duplicate id 'rollout-weights' (first at item 1)",
+        "taxonomy.yaml:9:48: better: 'highest' is not one of higher, lower (did you mean 'higher'?)",
     ]
 
 

@@ -20,7 +20,15 @@ from lowprec_map.content.project import Project
 from lowprec_map.errors import ContentError, Problem
 from lowprec_map.output.parallel import cores, run_all, shares, worth_forking
 from lowprec_map.output.write import check_output_dir, staged, write_files
-from lowprec_map.site.exports import bibtex, claims_csv, graphml, map_json, map_schema, robots_txt
+from lowprec_map.site.exports import (
+    bibtex,
+    claims_csv,
+    graphml,
+    map_json,
+    map_schema,
+    measurements_csv,
+    robots_txt,
+)
 from lowprec_map.site.pages import PageSpec, plan_pages
 from lowprec_map.site.render import Renderer, TemplateFailure
 from lowprec_map.site.urls import output_file
@@ -128,7 +136,8 @@ def static_files(project: Project) -> dict[str, bytes]:
 
 
 EXPORT_NAMES = ("data/map.json", "data/map.schema.json", "data/claims.csv",
-                "data/graph.graphml", "references.bib", "robots.txt")  # fmt: skip
+                "data/measurements.csv", "data/graph.graphml", "references.bib",
+                "robots.txt")  # fmt: skip
 
 
 def export_files(graph: MapGraph, base_url: str) -> dict[str, bytes]:
@@ -137,6 +146,7 @@ def export_files(graph: MapGraph, base_url: str) -> dict[str, bytes]:
         "data/map.json": map_json(graph, base_url),
         "data/map.schema.json": map_schema().encode(),
         "data/claims.csv": claims_csv(graph, base_url),
+        "data/measurements.csv": measurements_csv(graph, base_url),
         "data/graph.graphml": graphml(graph),
         "references.bib": bibtex(graph, base_url),
         "robots.txt": robots_txt(base_url),

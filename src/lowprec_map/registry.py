@@ -28,6 +28,7 @@ from lowprec_map.schema.fields import Model
 from lowprec_map.schema.frame import (
     EvidenceFile,
     EvidenceLabel,
+    Metric,
     Perturbation,
     PerturbationGroup,
     Site,
@@ -104,6 +105,14 @@ TYPES: tuple[EntryType, ...] = (
         anchor="dossiers/#perturbation",
     ),
     EntryType(
+        "metric",
+        Metric,
+        "metric",
+        file="taxonomy.yaml",
+        list_field="metrics",
+        anchor="compare/#metric",
+    ),
+    EntryType(
         "dossier",
         Dossier,
         "dossier",
@@ -161,7 +170,11 @@ TYPES: tuple[EntryType, ...] = (
         "research program",
         folder="programs",
         url_folder="programs",
-        listing=Listing("Research programs", "Questions that can become experiments."),
+        listing=Listing(
+            "Research programs",
+            "Questions that can become experiments, and the status of each prediction.",
+            "programs.html",
+        ),
         map_column=0,
     ),
     EntryType(
@@ -184,6 +197,7 @@ LIST_FILE_MODELS: dict[str, type[Model]] = {
 SITE_SEGMENTS = frozenset(
     {
         "map",
+        "compare",
         "search",
         "changes",
         "data",

@@ -147,12 +147,18 @@ class MapGraph:
             if relation is None or any(key[0] == relation for key in keys)
         ]
 
-    def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
-        """Entries that refer to `entry`, ordered by type and id, each once."""
+    def backlinks(
+        self, entry: Entry, source_type: str | None = None, relation: str | None = None
+    ) -> list[Entry]:
+        """Entries that refer to `entry` (of one type, by one relation, if given), ordered
+        by type and id, each once."""
         sources = sorted(self.graph.predecessors(entry.key))
         if source_type is not None:
             prefix = f"{source_type}:"
             sources = [s for s in sources if s.startswith(prefix)]
+        if relation is not None:
+            incoming = self.graph.pred[entry.key]
+            sources = [s for s in sources if any(k[0] == relation for k in incoming[s])]
         return [self._entries[s] for s in sources]
 
     def neighbours(self, key: str) -> set[str]:
@@ -185,8 +191,8 @@ class MapGraph:
         ]
 
     def with_label(self, label: Entry) -> list[Entry]:
-        """Claims carrying an evidence label."""
-        return self.backlinks(label, "claim")
+        """Claims carrying an evidence label now (not those whose history names it)."""
+        return self.backlinks(label, "claim", "labelled")
 
     def path_steps(self, path: Entry) -> list[tuple[PathStep, Entry | None]]:
         """A reading path's steps in order, each with the entry it names, if any."""

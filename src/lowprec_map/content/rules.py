@@ -1,7 +1,7 @@
 """Integrity rules across entries, checked on the linked graph.
 
-These are the map's own standards of evidence (a 'replicated' claim needs two
-independent sources, conflicts are mutual, ...). They run after linking and
+These are the map's own standards: the evidence rules (see `evidence.py`),
+mutual conflicts, one featured failure mode, ... They run after linking and
 report in the same `path:line:col: message` form as every other stage.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from lowprec_map.content.entry import Entry
+from lowprec_map.content.evidence import check_evidence
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.errors import Problem, Severity, SourcePos
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.entries import Claim, Dossier, FailureMode, ReadingPath, Tension
-from lowprec_map.schema.frame import EvidenceLabel
 
 # Entries of these types are expected to be referenced; unreferenced ones are orphans.
 # Labels and perturbations are vocabulary: an unused one shows a gap in the map
@@ -27,7 +27,7 @@ Rule = Callable[[MapGraph], Iterator[Problem]]
 def check_rules(graph: MapGraph) -> list[Problem]:
     """Run every integrity rule; warnings carry Severity.WARNING."""
     rules: list[Rule] = [
-        _label_requirements,
+        check_evidence,
         _conflicts_mutual,
         _tension_sides_differ,
         _dossiers_unique,
@@ -43,48 +43,6 @@ def _claims(graph: MapGraph) -> Iterator[tuple[Entry, Claim]]:
     for entry in graph.entries("claim"):
         assert isinstance(entry.model, Claim)
         yield entry, entry.model
-
-
-def _label_requirements(graph: MapGraph) -> Iterator[Problem]:
-    labels = {e.id: e.model for e in graph.entries("evidence")}
-    for entry, claim in _claims(graph):
-        label = labels.get(claim.label)
-        if not isinstance(label, EvidenceLabel):
-            continue  # unknown label: reported by the linker
-        if not all(graph.has("dossier", s.dossier) for s in claim.sources):
-            continue  # unknown or invalid dossier: already reported
-        dossiers = [graph.get("dossier", s.dossier) for s in claim.sources]
-        independent = _independent_count(dossiers)
-        if independent < label.min_independent_sources:
-            yield Problem(
-                entry.pos(("label",)),
-                f"a '{label.id}' claim needs at least {label.min_independent_sources} "
-                f"independent source dossier(s) (sharing no author); it has {independent}",
-            )
-        if label.requires_conflict and not claim.conflicts_with:
-            yield Problem(
-                entry.pos(("label",)),
-                f"a '{label.id}' claim must name the claim(s) it conflicts with in conflicts_with",
-            )
-
-
-def _independent_count(dossiers: list[Entry]) -> int:
-    """Size of a greedy set of dossiers that pairwise share no author."""
-    chosen: list[frozenset[str]] = []
-    for entry in sorted({d.id: d for d in dossiers}.values(), key=lambda d: d.id):
-        authors = _authors(entry)
-        if all(not (authors & other) for other in chosen):
-            chosen.append(authors)
-    return len(chosen)
-
-
-def _authors(entry: Entry) -> frozenset[str]:
-    """A dossier's authors, case-folded once per entry object (serve reuses unchanged ones)."""
-    authors = entry.derived.get("authors")
-    if not isinstance(authors, frozenset):
-        assert isinstance(entry.model, Dossier)
-        authors = entry.derived["authors"] = frozenset(a.casefold() for a in entry.model.authors)
-    return authors
 
 
 def _conflicts_mutual(graph: MapGraph) -> Iterator[Problem]:

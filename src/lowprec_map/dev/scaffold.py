@@ -21,7 +21,6 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import SCHEMA_DIR, SLUG
 from lowprec_map.registry import LIST_FILE_MODELS, REGISTRY
 from lowprec_map.schema.fields import Model
-from lowprec_map.schema.frame import EvidenceLabel
 from lowprec_map.site.exports import map_schema
 
 
@@ -138,7 +137,6 @@ def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]
             "question": "The research question?",
             "test": "The experiment.",
             "prediction": "A falsifiable prediction.",
-            "status": "open",
         },
         "path": lambda: {
             "title": f"{title}?",
@@ -172,19 +170,29 @@ def _dossier_values(graph: MapGraph, title: str, today: datetime.date) -> dict[s
 
 
 def _claim_values(graph: MapGraph) -> dict[str, Any]:
-    """A draft claim: a label needing no source if there is one, else one source."""
-    labels = [
-        e.model
-        for e in graph.entries("evidence")
-        if isinstance(e.model, EvidenceLabel) and not e.model.requires_conflict
-    ]
-    label = min(labels, key=lambda m: m.min_independent_sources, default=None)
-    if label is None or label.min_independent_sources > 1:
-        raise ScaffoldError("evidence.yaml needs a label that one source can earn")
-    values: dict[str, Any] = {"statement": "One checkable statement.", "label": label.id}
-    if label.min_independent_sources == 1:
-        dossier = _first(graph, "dossier", "dossier")
-        values["sources"] = [{"dossier": dossier, "locator": "Abstract"}]
+    """A draft 'measured' claim: one source that measured it, and its number as data."""
+    if not graph.has("evidence", "measured"):
+        raise ScaffoldError("evidence.yaml needs the label 'measured' for a draft claim")
+    dossier = _first(graph, "dossier", "dossier")
+    source = {"dossier": dossier, "locator": "Table 1", "stance": "supports", "basis": "measured"}
+    values: dict[str, Any] = {
+        "statement": "One checkable statement.",
+        "label": "measured",
+        "sources": [source],
+    }
+    metrics = graph.entries("metric")
+    if metrics:
+        values["measurements"] = [
+            {
+                "metric": metrics[0].id,
+                "value": 1.0,
+                "baseline": "What it is compared with.",
+                "model": "The model, as the source names it.",
+                "format": "unstated",
+                "source": dossier,
+                "locator": "Table 1",
+            }
+        ]
     return values
 
 

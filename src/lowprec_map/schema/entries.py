@@ -15,6 +15,7 @@ from pydantic import Field, StringConstraints, model_validator
 from lowprec_map.schema.fields import (
     AboutClaim,
     ArxivId,
+    Basis,
     Cites,
     ConflictsWith,
     HasSide,
@@ -22,15 +23,20 @@ from lowprec_map.schema.fields import (
     LabelledAs,
     Locator,
     Markdown,
+    MeasuredIn,
+    Measures,
     Model,
     NumberFormat,
     Perturbs,
     RefTo,
     RelatesTo,
-    SettledBy,
     Slug,
+    Stance,
     Tensor,
+    TestsProgram,
     Text,
+    VersionId,
+    WasLabelled,
     WebUrl,
 )
 
@@ -77,6 +83,14 @@ class Relation(Model):
     note: Text = Field(description="The relation in one sentence.")
 
 
+class Version(Model):
+    id: VersionId = Field(description="The version's name as the work gives it: 'v1', 'v2'.")
+    date: datetime.date = Field(description="When this version appeared (YYYY-MM-DD).")
+    changes: Text = Field(
+        description="What it changed: title, authors, numbers ('first version' for v1)."
+    )
+
+
 class Dossier(Dated):
     """content/dossiers/<id>.yaml: one paper (or report) as evidence."""
 
@@ -105,21 +119,99 @@ class Dossier(Dated):
         min_length=1, description="Which tensor is in which format, on which side."
     )
     relations: list[Relation] = Field(default=[], description="Relations to other dossiers.")
+    versions: list[Version] = Field(
+        default=[], description="The work's versions, oldest first, when it has more than one."
+    )
+
+    @model_validator(mode="after")
+    def _versions_in_order(self) -> Dossier:
+        ids = [v.id for v in self.versions]
+        if len(set(ids)) != len(ids):
+            raise ValueError("each version id appears once")
+        dates = [v.date for v in self.versions]
+        if dates != sorted(dates):
+            raise ValueError("versions are listed oldest first")
+        return self
 
 
 # ---------------------------------------------------------------- claims/
 
 
-class Source(Model):
+class Citation(Model):
     dossier: Cites = Field(description="The dossier the evidence comes from.")
     locator: Locator = Field(description="Exact place: 'Table 2', 'Fig. 4', '§5.1', 'Abstract'.")
+    version: VersionId | None = Field(
+        default=None, description="The version the locator refers to (one of the dossier's)."
+    )
     note: Text | None = Field(default=None, description="What exactly this source shows.")
+
+
+class Source(Citation):
+    stance: Stance = Field(
+        description="What the source does for the claim: supports, contrasts or mentions it."
+    )
+    basis: Basis = Field(
+        description="measured: the work ran it and the figure stands at the locator; "
+        "reported: it repeats a figure from elsewhere; argued: reasoning, no run."
+    )
+    origin: Text | None = Field(
+        default=None, description="For a reported figure: where it comes from, when known."
+    )
+
+
+class Setting(Model):
+    task: Text | None = Field(default=None, description="Task or benchmark, e.g. 'GSM8K'.")
+    length: Text | None = Field(default=None, description="Prompt / response length.")
+    batch: Text | None = Field(default=None, description="Batch size or rollout group.")
+
+
+class Measurement(Model):
+    metric: Measures = Field(description="Metric id (see taxonomy.yaml `metrics`).")
+    value: float | None = Field(default=None, description="The number, in the metric's unit.")
+    range: Annotated[list[float], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="[low, high], when the source gives a range."
+    )
+    baseline: Text = Field(description="What it is compared with, e.g. 'BF16 rollout'.")
+    model: Text = Field(description="The model, as the source names it.")
+    size_b: float | None = Field(
+        default=None, gt=0, description="Parameters in billions (total, for MoE)."
+    )
+    format: NumberFormat = Field(description="The number format measured.")
+    setting: Setting | None = Field(default=None, description="Task, length, batch.")
+    source: MeasuredIn = Field(description="The dossier; one of the claim's supporting sources.")
+    locator: Locator = Field(description="Where the number stands in the source.")
+    note: Text | None = Field(default=None, description="How it was read or recomputed.")
+
+    @model_validator(mode="after")
+    def _value_or_range(self) -> Measurement:
+        if (self.value is None) == (self.range is None):
+            raise ValueError("give either a value or a range")
+        if self.range is not None and self.range[0] > self.range[1]:
+            raise ValueError(f"range {list(self.range)} runs from high to low")
+        return self
+
+    @property
+    def low(self) -> float:
+        """The smallest value the measurement states."""
+        return self.value if self.value is not None else self.range[0]  # type: ignore[index]
+
+    @property
+    def high(self) -> float:
+        """The largest value the measurement states."""
+        return self.value if self.value is not None else self.range[1]  # type: ignore[index]
+
+
+class Test(Model):
+    program: TestsProgram = Field(description="The research program whose prediction it bears on.")
+    outcome: Literal["supports", "contradicts"] = Field(
+        description="Whether the claim supports or contradicts the prediction."
+    )
 
 
 class LabelChange(Model):
     date: datetime.date = Field(description="When the map's belief changed (YYYY-MM-DD).")
-    was: LabelledAs | None = Field(default=None, description="The label before; none when new.")
-    now: LabelledAs = Field(description="The label after the change.")
+    was: WasLabelled | None = Field(default=None, description="The label before; none when new.")
+    now: WasLabelled = Field(description="The label after the change.")
     why: Text = Field(description="What evidence moved the label.")
 
 
@@ -128,7 +220,21 @@ class Claim(Dated):
 
     statement: Text = Field(description="The claim, checkable against its sources.")
     label: LabelledAs = Field(description="Evidence label id (see evidence.yaml).")
-    sources: list[Source] = Field(default=[], description="Sources with exact locators.")
+    sources: list[Source] = Field(
+        default=[], description="Sources with exact locators, stance and basis."
+    )
+    mechanism: Text | None = Field(
+        default=None, description="The mechanism a 'mechanistic' claim names."
+    )
+    refuted_if: Text | None = Field(
+        default=None, description="For a hypothesis: the result that would refute it."
+    )
+    measurements: list[Measurement] = Field(
+        default=[], description="The numbers the sources give, as data."
+    )
+    tests: list[Test] = Field(
+        default=[], description="Programs whose prediction this claim supports or contradicts."
+    )
     scope: Text | None = Field(default=None, description="The regime the claim holds in.")
     conflicts_with: list[ConflictsWith] = Field(
         default=[], description="Claims this one conflicts with (must be mutual)."
@@ -212,7 +318,7 @@ class FailureMode(Dated):
     summary: Text = Field(description="The mechanism in one sentence.")
     featured: bool = Field(default=False, description="Shown on the landing page (exactly one).")
     steps: list[ChainStep] = Field(min_length=2, description="The causal chain, in order.")
-    sources: list[Source] = Field(min_length=1, description="Where the mechanism is documented.")
+    sources: list[Citation] = Field(min_length=1, description="Where the mechanism is documented.")
     mitigations: list[Mitigation] = Field(default=[], description="Known mitigations.")
     perturbs: list[Perturbs] = Field(default=[], description="Perturbation ids involved.")
     claims: list[AboutClaim] = Field(default=[], description="Claims that bear on it.")
@@ -228,17 +334,11 @@ class Program(Dated):
     question: Text = Field(description="The research question.")
     test: Markdown = Field(description="The discriminating experiment.")
     prediction: Text = Field(description="A falsifiable prediction.")
-    status: Literal["open", "supported", "refuted"] = Field(description="The prediction's status.")
-    evidence: list[SettledBy] = Field(
-        default=[], description="Claims that support or refute the prediction."
+    evidence_note: Text | None = Field(
+        default=None,
+        description="What the evidence does and does not show yet. The status itself is "
+        "computed from the claims whose `tests` name this program.",
     )
-    status_note: Text | None = Field(default=None, description="Why the status is what it is.")
-
-    @model_validator(mode="after")
-    def _settled_needs_evidence(self) -> Program:
-        if self.status != "open" and not self.evidence:
-            raise ValueError(f"a '{self.status}' prediction must list the evidence claims")
-        return self
 
 
 # ---------------------------------------------------------------- paths/
@@ -299,4 +399,10 @@ class Page(Dated):
     description: Text = Field(description="One sentence for metadata and cards.")
     order: int = Field(
         default=50, ge=1, le=10_000, description="Position in the footer navigation."
+    )
+    shows: list[Literal["label-rules", "evidence-depth"]] = Field(
+        default=[],
+        description="Computed panels shown after the body: the evidence labels and the "
+        "rules that earn them ('label-rules'); where sources point and how much was read "
+        "('evidence-depth').",
     )

@@ -49,12 +49,22 @@ Cites = Annotated[Slug, RefTo("dossier", "cites")]
 RelatesTo = Annotated[Slug, RefTo("dossier", "relates-to")]
 HasSide = Annotated[Slug, RefTo("dossier", "side")]
 LabelledAs = Annotated[Slug, RefTo("evidence", "labelled")]
+WasLabelled = Annotated[Slug, RefTo("evidence", "label-history")]
 ConflictsWith = Annotated[Slug, RefTo("claim", "conflicts-with")]
-SettledBy = Annotated[Slug, RefTo("claim", "settled-by")]
 AboutClaim = Annotated[Slug, RefTo("claim", "about")]
 InProgram = Annotated[Slug, RefTo("program", "in-program")]
 Perturbs = Annotated[Slug, RefTo("perturbation", "perturbs")]
 InGroup = Annotated[Slug, RefTo("group", "in-group")]
+Measures = Annotated[Slug, RefTo("metric", "measures")]
+MeasuredIn = Annotated[Slug, RefTo("dossier", "measured-in")]
+TestsProgram = Annotated[Slug, RefTo("program", "tests")]
+# A version of a work as its source names it: 'v1', 'v2' on arXiv; 'tmlr' for a venue's.
+VersionId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=40)]
+
+# What a source does for a claim (after scite's citation stances).
+Stance = Literal["supports", "contrasts", "mentions"]
+# What the source's part rests on: its own run, a figure repeated from elsewhere, or reasoning.
+Basis = Literal["measured", "reported", "argued"]
 
 Tensor = Literal[
     "weights",

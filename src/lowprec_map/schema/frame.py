@@ -1,12 +1,12 @@
 """The map's frame: site.yaml, evidence.yaml and taxonomy.yaml.
 
 These files hold the landing page's words and the vocabularies entries refer
-to (evidence labels, perturbations); the entry models are in `models.py`.
+to (evidence labels, perturbations, metrics); the entry models are in `entries.py`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import (
     Field,
@@ -88,15 +88,8 @@ class EvidenceLabel(Model):
     id: Slug = Field(description="The label's id, used by claims' `label`.")
     name: Text = Field(description="Display name.")
     meaning: Text = Field(description="What a claim with this label asserts about its evidence.")
-    how_to_earn: Text = Field(description="What a claim must show to carry the label.")
-    min_independent_sources: int = Field(
-        default=1,
-        ge=0,
-        le=10,
-        description="Fewest cited dossiers, pairwise sharing no author, the label needs.",
-    )
-    requires_conflict: bool = Field(
-        default=False, description="True when a claim with this label must name a conflict."
+    how_to_earn: Text = Field(
+        description="The rule that earns the label, word for word as `check` enforces it."
     )
 
 
@@ -122,10 +115,22 @@ class Perturbation(Model):
     description: Text = Field(description="What is approximated, and where.")
 
 
+class Metric(Model):
+    id: Slug = Field(description="The metric's id, used by measurements' `metric`.")
+    name: Text = Field(description="Display name, e.g. 'Rollout speedup'.")
+    unit: Text = Field(description="Unit of its values, e.g. '×', '%', 'points', 'GB'.")
+    better: Literal["higher", "lower"] = Field(description="Which direction is better.")
+    no_change: float | None = Field(
+        default=None, description="The value that means 'same as the baseline' (1 for ×)."
+    )
+    description: Text = Field(description="What is measured, against what.")
+
+
 class TaxonomyFile(Model):
-    """content/taxonomy.yaml: the operational taxonomy of what a method perturbs."""
+    """content/taxonomy.yaml: what a method perturbs, and the metrics measurements use."""
 
     groups: list[PerturbationGroup] = Field(min_length=1, description="Groups, in display order.")
     perturbations: list[Perturbation] = Field(
         min_length=1, description="Perturbations, in display order."
     )
+    metrics: list[Metric] = Field(default=[], description="Metrics, in display order.")

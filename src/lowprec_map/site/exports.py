@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.schema.entries import Claim, Dossier
-from lowprec_map.schema.frame import Site
+from lowprec_map.schema.entries import Claim, Dossier, Measurement, Setting
+from lowprec_map.schema.frame import Metric, Site
 from lowprec_map.site.urls import entry_url
 from lowprec_map.site.views import entry_title
 
@@ -47,14 +47,40 @@ class MapEdge(BaseModel):
     relation: str = Field(description="The reference's relation.")
 
 
+class MapSetting(BaseModel):
+    task: str | None = Field(description="Task or benchmark.")
+    length: str | None = Field(description="Prompt / response length.")
+    batch: str | None = Field(description="Batch size or rollout group.")
+
+
+class MapMeasurement(BaseModel):
+    claim: str = Field(description="Key of the claim that carries it, 'claim:id'.")
+    metric: str = Field(description="Metric id (see the 'metric' entries).")
+    unit: str = Field(description="The metric's unit.")
+    value: float | None = Field(description="The value, when the source gives one number.")
+    low: float = Field(description="The lowest value stated (the value, or a range's low).")
+    high: float = Field(description="The highest value stated.")
+    baseline: str = Field(description="What it is compared with.")
+    model: str = Field(description="The model, as the source names it.")
+    size_b: float | None = Field(description="Parameters in billions, when stated.")
+    format: str = Field(description="Number format measured.")
+    setting: MapSetting = Field(description="Task, length, batch, as stated.")
+    source: str = Field(description="Key of the dossier the number comes from.")
+    locator: str = Field(description="Where the number stands in the source.")
+
+
 class MapData(BaseModel):
-    """/data/map.json: every entry with resolved references, and the graph's edges."""
+    """/data/map.json: every entry with resolved references, the graph's edges, and every
+    measurement the claims carry."""
 
     version: str = Field(description="Schema version: major changes break readers.")
     site: str = Field(description="The map's title.")
     base_url: str = Field(description="Where the site is published.")
     entries: list[MapEntry] = Field(description="Every entry, sorted by key.")
     edges: list[MapEdge] = Field(description="Every reference once, sorted.")
+    measurements: list[MapMeasurement] = Field(
+        description="Every claim's measurements, by claim id and then in the claim's order."
+    )
 
 
 def map_schema() -> str:
@@ -93,10 +119,65 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
         "base_url": base_url,
         "entries": entries,
         "edges": [{"source": s, "target": t, "relation": r} for s, t, r in graph.edges()],
+        "measurements": [_measurement_data(graph, e, m) for e, m in _measurements(graph)],
     }
     # Compact: with `indent`, json falls back to its pure-Python encoder (10x slower).
     text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return (text + "\n").encode()
+
+
+def _measurements(graph: MapGraph) -> list[tuple[Entry, Measurement]]:
+    rows: list[tuple[Entry, Measurement]] = []
+    for entry in graph.entries("claim"):
+        assert isinstance(entry.model, Claim)
+        rows.extend((entry, m) for m in entry.model.measurements)
+    return rows
+
+
+def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str, Any]:
+    metric = graph.get("metric", m.metric).model
+    assert isinstance(metric, Metric)
+    setting = m.setting or Setting()
+    return {
+        "claim": claim.key,
+        "metric": m.metric,
+        "unit": metric.unit,
+        "value": m.value,
+        "low": m.low,
+        "high": m.high,
+        "baseline": m.baseline,
+        "model": m.model,
+        "size_b": m.size_b,
+        "format": m.format,
+        "setting": setting.model_dump(mode="json"),
+        "source": f"dossier:{m.source}",
+        "locator": m.locator,
+    }
+
+
+MEASUREMENT_COLUMNS = ("claim", "metric", "unit", "value", "low", "high", "baseline", "model",
+                       "size_b", "format", "task", "length", "batch", "source", "locator",
+                       "claim_url")  # fmt: skip
+
+
+def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
+    """One row per measurement, with its claim id, source and locator (empty: not stated)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(MEASUREMENT_COLUMNS)
+    for entry, m in _measurements(graph):
+        data = _measurement_data(graph, entry, m)
+        data.update(data.pop("setting"), claim=entry.id, source=m.source)
+        data["claim_url"] = base_url + entry_url(entry)
+        writer.writerow(
+            ["" if data[c] is None else _csv_text(data[c]) for c in MEASUREMENT_COLUMNS]
+        )
+    return out.getvalue().encode()
+
+
+def _csv_text(value: object) -> object:
+    """Numbers as people write them (2, not 2.0); other values unchanged."""
+    return f"{value:g}" if isinstance(value, float) else value
 
 
 def claims_csv(graph: MapGraph, base_url: str) -> bytes:
@@ -195,12 +276,14 @@ def _entry(key: str, fields: list[tuple[str, str]]) -> str:
     return f"@misc{{{key},\n{body}\n}}\n"
 
 
-_TEX_SPECIALS = re.compile(r"([&%$#_{}])")
+_TEX_SPECIALS = re.compile(r"[\\&%$#_{}~^]")
+_TEX_ESCAPES = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
 def _tex(text: str) -> str:
-    """Escape BibTeX/LaTeX specials; keep Unicode (biber and modern BibTeX read UTF-8)."""
-    return _TEX_SPECIALS.sub(r"\\\1", text).replace("~", r"\~{}").replace("^", r"\^{}")
+    """Escape every TeX special (backslash included) in one pass, so no escape is escaped
+    again; keep Unicode (biber and modern BibTeX read UTF-8)."""
+    return _TEX_SPECIALS.sub(lambda m: _TEX_ESCAPES.get(m[0], "\\" + m[0]), text)
 
 
 def robots_txt(base_url: str) -> bytes:

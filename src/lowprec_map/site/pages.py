@@ -16,6 +16,12 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import Dossier, FailureMode, Page, ReadingPath
+from lowprec_map.site.charts import measurement_rows, metric_charts
+from lowprec_map.site.evidence_views import (
+    evidence_depth,
+    program_prediction,
+    program_predictions,
+)
 from lowprec_map.site.layout import layout_map
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.urls import entry_url, listing_url
@@ -46,7 +52,7 @@ class PageSpec:
 FEED_ENTRIES = 50
 LANDING_CLAIMS = 12
 # The site's own pages, beside one page per entry and one listing per type.
-FIXED_URLS = ("", "map/", "search/", "changes/")
+FIXED_URLS = ("", "map/", "compare/", "search/", "changes/")
 
 
 def plan_pages(graph: MapGraph, base_url: str | None = None) -> list[PageSpec]:
@@ -59,6 +65,13 @@ def plan_pages(graph: MapGraph, base_url: str | None = None) -> list[PageSpec]:
             "The map",
             "Papers, claims, tensions, programs and failure modes, and how they connect.",
             _map_context,
+        ),
+        PageSpec(
+            "compare/",
+            "compare.html",
+            "The numbers side by side",
+            "Every measurement the claims carry, per metric: a chart and its table.",
+            _compare_context,
         ),
         _search_page(),
         PageSpec(
@@ -144,6 +157,7 @@ def _landing(reader: Reader) -> Context:
         "tensions": reader.entries("tension"),
         "featured": _featured(reader),
         "programs": reader.entries("program"),
+        "program_statuses": [(p, pr.status) for p, pr in program_predictions(reader)],
         "paths": sorted_paths(reader),
         "foundations": reader.find("page", "foundations"),
     }
@@ -153,6 +167,16 @@ def _map_context(reader: Reader) -> Context:
     """The build-time layout of the graph, and the programs its filter lists."""
     layout = layout_map(reader.links())
     return {"layout": layout, "nodes": layout.node_cards(), "programs": reader.entries("program")}
+
+
+def _compare_context(reader: Reader) -> Context:
+    """Per metric with measurements, its chart and rows; the metrics still without any."""
+    charts, empty = metric_charts(reader)
+    return {
+        "charts": [(chart.metric, chart, chart.rows) for chart in charts],
+        "empty_metrics": empty,
+        "measurement_count": sum(len(chart.rows) for chart in charts),
+    }
 
 
 def _changes_context(reader: Reader) -> Context:
@@ -179,11 +203,8 @@ def _listing_pages() -> Iterator[PageSpec]:
         if entry_type.name == "claim":
             yield _ledger(None)
             continue
-        context = (
-            _dossier_index_context
-            if entry_type.name == "dossier"
-            else _listing_context(entry_type.name)
-        )
+        special = {"dossier": _dossier_index_context, "program": _programs_context}
+        context = special.get(entry_type.name) or _listing_context(entry_type.name)
         url = listing_url(entry_type.name)
         yield PageSpec(url, listing.template, listing.title, listing.description, context)
 
@@ -194,6 +215,12 @@ def _listing_context(entry_type: str) -> Callable[[Reader], Context]:
         return {"entries": entries, "entry_type": entry_type}
 
     return context
+
+
+def _programs_context(reader: Reader) -> Context:
+    """The prediction ledger: each program with its computed status and claims behind it."""
+    predictions = [(p, vars(prediction)) for p, prediction in program_predictions(reader)]
+    return {"predictions": predictions, "entry_type": "program"}
 
 
 def _dossier_index_context(reader: Reader) -> Context:
@@ -213,13 +240,18 @@ def _ledger(label: Entry | None) -> PageSpec:
 
     def context(reader: Reader) -> Context:
         current = None if label is None else reader.get("evidence", label.id)
-        claims = reader.entries("claim") if current is None else reader.backlinks(current, "claim")
+        claims = (
+            reader.entries("claim")
+            if current is None
+            else reader.backlinks(current, "claim", "labelled")
+        )
         return {
             "claims": claims,
             "groups": ledger_groups(reader, claims),
             "labels": label_counts(reader),
             "claim_count": reader.count("claim"),
             "label": current,
+            "depth": evidence_depth(reader),
         }
 
     if label is None:
@@ -272,11 +304,23 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context
             "backlinks": reader.backlinks(entry),
         }
         if entry_type == "dossier":
-            found["citing"] = reader.backlinks(entry, "claim")
+            found["citing"] = citing = reader.backlinks(entry, "claim")
+            found["measurements"] = [
+                row for row in measurement_rows(citing) if row.measurement.source == entry_id
+            ]
+        elif entry_type == "claim":
+            found["measurements"] = measurement_rows([entry])
         elif entry_type == "program":
             found["members"] = {
                 t: reader.program_members(entry, t) for t in ("dossier", "claim", "tension")
             }
+            found["prediction"] = vars(program_prediction(reader, entry))
+        elif entry_type == "page":
+            shows = getattr(entry.model, "shows", ())
+            if "evidence-depth" in shows:
+                found["depth"] = evidence_depth(reader)
+            if "label-rules" in shows:
+                found["labels"] = reader.entries("evidence")
         return found
 
     return context

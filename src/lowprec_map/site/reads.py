@@ -110,15 +110,18 @@ class Reader:
         self._seen(self.graph.entries("dossier"))  # 'core' reads each dossier
         return counts
 
-    def backlinks(self, entry: Entry, source_type: str | None = None) -> list[Entry]:
-        """Entries that refer to `entry` (of one type, if given), by type and id."""
+    def backlinks(
+        self, entry: Entry, source_type: str | None = None, relation: str | None = None
+    ) -> list[Entry]:
+        """Entries that refer to `entry` (of one type, by one relation, if given), by type
+        and id."""
         self.note(backlinks_fact(entry.key))
-        return self._seen(self.graph.backlinks(entry, source_type))
+        return self._seen(self.graph.backlinks(entry, source_type, relation))
 
-    def count_backlinks(self, entry: Entry, source_type: str) -> int:
+    def count_backlinks(self, entry: Entry, source_type: str, relation: str | None = None) -> int:
         """How many entries of `source_type` refer to `entry` (without reading them)."""
         self.note(backlinks_fact(entry.key))
-        return len(self.graph.backlinks(entry, source_type))
+        return len(self.graph.backlinks(entry, source_type, relation))
 
     def targets(self, entry: Entry, relation: str | None = None) -> list[Entry]:
         """Entries `entry` refers to (by `relation`, if given), in reference order."""

@@ -21,11 +21,13 @@ from markupsafe import Markup
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from lowprec_map.content.entry import Entry
+from lowprec_map.content.evidence import PREDICTION_RULE, locator_kind
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
+from lowprec_map.site.charts import setting_text, value_text
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
 from lowprec_map.site.pages import PageSpec
 from lowprec_map.site.reads import (
@@ -137,6 +139,10 @@ class Renderer:
             dossier_bibtex=lambda e: dossier_bibtex(e.entry),
             claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
             ring_layout=ring_layout,
+            value_text=value_text,
+            setting_text=setting_text,
+            locator_kind=locator_kind,
+            prediction_rule=PREDICTION_RULE,
             card=self._card,
             cards=self._cards,
             link=self._link,
@@ -198,14 +204,17 @@ class Renderer:
         placement = _placement_of(page_file, variables.get("absolute_root"))
         macros = self._macros(placement)
         site = self._site(reader.site)
-        text = template.render(
-            variables,
-            page=spec,
-            page_file=page_file,
-            macros=macros,
-            site=site,
-            chrome=self._chrome(placement, site, reader),
-        )
+        try:
+            text = template.render(
+                variables,
+                page=spec,
+                page_file=page_file,
+                macros=macros,
+                site=site,
+                chrome=self._chrome(placement, site, reader),
+            )
+        except TEMPLATE_MISTAKES as exc:  # e.g. a filter or global given the wrong value
+            raise TemplateFailure(template_problem(exc, self.templates)) from None
         return text.encode("utf-8"), frozenset(reader.facts)
 
     def _chrome(self, placement: Placement, site: Site, reader: Reader) -> dict[str, Markup]:
@@ -369,7 +378,11 @@ def _placement_of(page_file: str, absolute_root: object) -> Placement:
     return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
 
 
-def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
+# What a template can raise through the filters and globals it calls with a wrong value.
+TEMPLATE_MISTAKES = (TypeError, AttributeError, ValueError, KeyError, IndexError)
+
+
+def template_problem(exc: Exception, templates: Path) -> Problem:
     """A template failure as a positioned problem (the template file and line)."""
     if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
         return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
@@ -382,7 +395,8 @@ def template_problem(exc: jinja2.TemplateError, templates: Path) -> Problem:
         if filename.endswith((".html", ".xml")):
             where = SourcePos(Path(filename), frame.tb_lineno)
         frame = frame.tb_next
-    return Problem(where, f"template error: {exc}")
+    detail = str(exc) if isinstance(exc, jinja2.TemplateError) else f"{type(exc).__name__}: {exc}"
+    return Problem(where, f"template error: {detail}")
 
 
 @jinja2.pass_context

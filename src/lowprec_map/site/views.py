@@ -50,7 +50,10 @@ def ledger_groups(reader: Reader, claims: list[Entry]) -> list[list[Entry]]:
 
 def label_counts(reader: Reader) -> list[tuple[Entry, int]]:
     """Each evidence label with the number of claims that carry it, in display order."""
-    return [(label, reader.count_backlinks(label, "claim")) for label in reader.entries("evidence")]
+    return [
+        (label, reader.count_backlinks(label, "claim", "labelled"))
+        for label in reader.entries("evidence")
+    ]
 
 
 def taxonomy(

@@ -1,0 +1,209 @@
+"""/compare/: the measurements of every claim, per metric, as build-time charts.
+
+Each chart plots one metric's values against model size (log scale; a slot at
+the left holds measurements that state no size), one mark per measurement,
+shaped and coloured by number format. Geometry is computed here and drawn by
+the `compare.html` template, so the SVG is deterministic and escaped like any
+page; the same rows feed the table beside each chart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from lowprec_map.content.entry import Entry
+from lowprec_map.schema.entries import Claim, Measurement, Setting
+from lowprec_map.schema.frame import Metric
+from lowprec_map.site.reads import Reader
+
+WIDTH, HEIGHT = 640, 360
+LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48
+UNSIZED_SLOT = 48  # width of the 'size not stated' column left of the size axis
+SHAPES = ("circle", "square", "triangle", "diamond", "cross", "star")
+
+
+class Row(NamedTuple):
+    """One measurement with the claim that carries it."""
+
+    claim: Entry
+    measurement: Measurement
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A measurement's place on its chart; `low`/`high` span a range."""
+
+    index: int  # of its row in the chart's rows
+    x: float
+    y: float
+    low: float
+    high: float
+    shape: str
+    format: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One metric's chart: axes, ticks, marks and the legend's formats."""
+
+    metric: Entry
+    rows: list[Row]
+    marks: list[Mark]
+    x_ticks: list[tuple[float, str]]
+    y_ticks: list[tuple[float, str]]
+    formats: list[tuple[str, str]]  # (format, shape), in legend order
+    reference: float | None  # y of the no-change line, when it is in view
+    has_unsized: bool
+    width: int = WIDTH
+    height: int = HEIGHT
+
+    @property
+    def plot(self) -> tuple[int, int, int, int]:
+        """The plot area: left, top, right, bottom."""
+        return LEFT, TOP, self.width - RIGHT, self.height - BOTTOM
+
+
+def measurement_rows(claims: list[Entry]) -> list[Row]:
+    """Every measurement of `claims`, in their order and then in each claim's order."""
+    rows: list[Row] = []
+    for claim in claims:
+        assert isinstance(claim.model, Claim)
+        rows.extend(Row(claim, m) for m in claim.model.measurements)
+    return rows
+
+
+def metric_charts(reader: Reader) -> tuple[list[Chart], list[Entry]]:
+    """A chart per metric with measurements, and the metrics that have none yet."""
+    rows = measurement_rows(reader.entries("claim"))
+    charts, empty = [], []
+    for metric in reader.entries("metric"):
+        mine = [r for r in rows if r.measurement.metric == metric.id]
+        if mine:
+            charts.append(_chart(metric, mine))
+        else:
+            empty.append(metric)
+    return charts, empty
+
+
+def _chart(metric: Entry, rows: list[Row]) -> Chart:
+    assert isinstance(metric.model, Metric)
+    left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
+    reference = metric.model.no_change
+    values = [v for r in rows for v in (r.measurement.low, r.measurement.high)]
+    y_min, y_max, y_ticks = _nice_range([*values, *([reference] if reference is not None else [])])
+
+    def y_of(value: float) -> float:
+        return round(bottom - (value - y_min) / (y_max - y_min) * (bottom - top), 1)
+
+    sizes = [r.measurement.size_b for r in rows if r.measurement.size_b is not None]
+    has_unsized = len(sizes) < len(rows)
+    axis_left = left + (UNSIZED_SLOT if has_unsized else 0)
+    x_of, x_ticks = _log_axis(sizes, axis_left + 12, right - 12)
+    formats = list(dict.fromkeys(r.measurement.format for r in sorted(rows, key=_format_key)))
+    shapes = {f: SHAPES[i % len(SHAPES)] for i, f in enumerate(formats)}
+    # Marks at the same place are spread sideways by format, so none hides another.
+    offsets = {f: (i - (len(formats) - 1) / 2) * 7 for i, f in enumerate(formats)}
+    marks = []
+    taken: dict[tuple[float, float], int] = {}  # marks already at a place
+    for index, row in enumerate(rows):
+        m = row.measurement
+        x = x_of(m.size_b) if m.size_b is not None else left + UNSIZED_SLOT / 2
+        x, y = x + offsets[m.format], y_of((m.low + m.high) / 2)
+        # Equal values at one size (two batch sizes, say) would hide each other.
+        nudge = taken.get((x, y), 0)
+        taken[(x, y)] = nudge + 1
+        marks.append(
+            Mark(
+                index,
+                round(x + 9 * nudge, 1),
+                y,
+                y_of(m.low),
+                y_of(m.high),
+                shapes[m.format],
+                m.format,
+            )
+        )
+    if has_unsized:
+        x_ticks = [(left + UNSIZED_SLOT / 2, "n/s"), *x_ticks]
+    return Chart(
+        metric,
+        rows,
+        marks,
+        x_ticks,
+        [(y_of(v), _number(v)) for v in y_ticks],
+        [(f, shapes[f]) for f in formats],
+        y_of(reference) if reference is not None else None,
+        has_unsized,
+    )
+
+
+def _format_key(row: Row) -> str:
+    return row.measurement.format
+
+
+def _nice_range(values: list[float]) -> tuple[float, float, list[float]]:
+    """An axis range covering `values` on round steps (1, 2 or 5 × 10^k), and its ticks."""
+    low, high = min(values), max(values)
+    if low == high:
+        low, high = low - 1, high + 1
+    raw = (high - low) / 5
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(s * magnitude for s in (1, 2, 5, 10) if s * magnitude >= raw)
+    start, stop = math.floor(low / step) * step, math.ceil(high / step) * step
+    count = round((stop - start) / step)
+    ticks = [round(start + i * step, 10) for i in range(count + 1)]
+    return start, stop, ticks
+
+
+def _log_axis(
+    sizes: list[float], left: float, right: float
+) -> tuple[_XScale, list[tuple[float, str]]]:
+    """A log2 scale of model sizes over [left, right], with ticks at powers of two."""
+    if not sizes:
+        return _XScale(0, 1, left, right), []
+    low = 2 ** math.floor(math.log2(min(sizes)))
+    high = 2 ** math.ceil(math.log2(max(sizes)))
+    if low == high:
+        low, high = low / 2, high * 2
+    scale = _XScale(math.log2(low), math.log2(high), left, right)
+    ticks, tick = [], low
+    while tick <= high:
+        ticks.append((scale(tick), f"{_number(tick)}B"))
+        tick *= 2
+    return scale, ticks
+
+
+@dataclass(frozen=True)
+class _XScale:
+    low: float
+    high: float
+    left: float
+    right: float
+
+    def __call__(self, size: float) -> float:
+        share = (math.log2(size) - self.low) / (self.high - self.low)
+        return round(self.left + share * (self.right - self.left), 1)
+
+
+def _number(value: float) -> str:
+    """A value as people write it: 2 not 2.0, 0.5 not .5."""
+    return f"{value:g}"
+
+
+def value_text(measurement: Measurement, unit: str) -> str:
+    """'1.8×', '2–3 points': a measurement's value or range in its unit."""
+    if measurement.range is not None:
+        text = f"{_number(measurement.range[0])}–{_number(measurement.range[1])}"
+    else:
+        text = _number(measurement.low)
+    return f"{text}{unit}" if unit in ("×", "%") else f"{text} {unit}"
+
+
+def setting_text(setting: Setting | None) -> str:
+    """'GSM8K · 2,048 tokens · batch 8': the parts of a setting the source states."""
+    if setting is None:
+        return ""
+    batch = f"batch {setting.batch}" if setting.batch else None
+    return " · ".join(p for p in (setting.task, setting.length, batch) if p)
