@@ -63,12 +63,17 @@ def template_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def make_project(tmp_path: Path, template_cache: Path) -> MakeProject:
-    """A scratch copy of the minimal map; `files` overwrite (or, with None, delete) files."""
+    """A scratch copy of the minimal map; `files` overwrite (or, with None, delete) files.
+    Each call starts again from the fixture, in the same folder."""
 
     def make(files: dict[str, str | bytes | None] | None = None) -> Project:
         content = tmp_path / "content"
+        if content.exists():  # a second project in one test starts from the fixture again
+            shutil.rmtree(content)
         shutil.copytree(MINIMAL, content)
-        (tmp_path / ".lowprec-cache").symlink_to(template_cache)  # compiled once per session
+        cache = tmp_path / ".lowprec-cache"
+        if not cache.is_symlink():
+            cache.symlink_to(template_cache)  # compiled once per session
         for name, text in (files or {}).items():
             path = content / name
             if text is None:

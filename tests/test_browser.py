@@ -165,7 +165,20 @@ def test_without_javascript_everything_is_listed(
 
 @pytest.mark.parametrize(
     "path",
-    ["", "dossiers/qerl/", "claims/", "map/", "search/", "changes/", "foundations/", "dossiers/"],
+    [
+        "",
+        "dossiers/qerl/",
+        "claims/",
+        "map/",
+        "search/",
+        "changes/",
+        "foundations/",
+        "dossiers/",
+        "compare/",
+        "programs/",
+        "about/",
+        "claims/qerl-e2e-step-speedup/",
+    ],
 )
 def test_axe_reports_no_violations(
     problems: list[str], page: Page, site: Path, serve: Url, path: str
@@ -176,4 +189,36 @@ def test_axe_reports_no_violations(
         (v["id"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
     ]
     assert violations == []
+    assert problems == []
+
+
+NARROW_PAGES = ["", "compare/", "programs/", "claims/", "dossiers/qerl/", "about/", "map/"]
+
+
+@pytest.mark.parametrize("path", NARROW_PAGES)
+def test_no_page_scrolls_sideways_at_360_px(
+    problems: list[str], browser: Browser, site: Path, serve: Url, path: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    narrow = context.new_page()
+    narrow.goto(serve(site, path))
+    width = narrow.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= 360
+
+
+def test_chart_marks_are_reached_by_keyboard_with_their_values(
+    problems: list[str], page: Page, site: Path, serve: Url
+) -> None:
+    page.goto(serve(site, "compare/"))
+    first = page.locator("a.mark").first
+    label = first.get_attribute("aria-label")
+    for _ in range(200):  # tab through the masthead and the metric links to the first mark
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('aria-label')") == label:
+            break
+    else:
+        pytest.fail("the first chart mark is not reachable with Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/claims/*/")
     assert problems == []

@@ -1,0 +1,346 @@
+"""The evidence model: label rules at the right line, measurements, versions, predictions."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import bibtexparser
+import pytest
+from bs4 import BeautifulSoup
+from conftest import MINIMAL, MakeProject
+
+from lowprec_map.content.check import check
+from lowprec_map.content.evidence import LABEL_RULES
+from lowprec_map.content.graph import MapGraph
+from lowprec_map.pipeline import build
+from lowprec_map.schema.entries import Claim, Dossier
+
+CLAIM = "statement: S.\nlabel: {label}\nsources:\n{sources}"
+
+
+def source(dossier: str, stance: str, basis: str) -> str:
+    return f"  - {{dossier: {dossier}, locator: Table 1, stance: {stance}, basis: {basis}}}\n"
+
+
+def column(line: str, key: str) -> int:
+    """The 1-based column of `key`'s value in a YAML flow mapping line."""
+    return line.index(key + ": ") + len(key) + 3
+
+
+def messages(make_project: MakeProject, files: dict[str, str | None]) -> list[str]:
+    result = check(make_project(files).content)
+    return [p.format().split("content/", 1)[1] for p in result.errors]
+
+
+def claim(label: str, *sources: str, extra: str = "") -> dict[str, str | None]:
+    return {"claims/new.yaml": CLAIM.format(label=label, sources="".join(sources)) + extra}
+
+
+# ---------------------------------------------------------------- one test per rule
+
+
+def test_measured_needs_a_measured_supporting_source(make_project: MakeProject) -> None:
+    files = claim(
+        "measured", source("alpha", "supports", "argued"), source("beta", "mentions", "measured")
+    )
+    assert messages(make_project, files) == [
+        "claims/new.yaml:2:8: a 'measured' claim needs a source that supports it with basis "
+        "'measured'; it has alpha: supports, argued; beta: mentions, measured"
+    ]
+    ok = claim("measured", source("alpha", "supports", "measured"))
+    assert messages(make_project, ok) == []
+
+
+def test_replicated_counts_neither_mentions_nor_reported_figures(make_project: MakeProject) -> None:
+    for second in ("mentions", "supports"):
+        basis = "measured" if second == "mentions" else "reported"
+        files = claim(
+            "replicated", source("alpha", "supports", "measured"), source("beta", second, basis)
+        )
+        assert messages(make_project, files) == [
+            "claims/new.yaml:2:8: a 'replicated' claim needs two sources that support it with "
+            f"basis 'measured' from works sharing no author; it has 1 (alpha: supports, "
+            f"measured; beta: {second}, {basis})"
+        ]
+
+
+def test_contested_holds_with_a_contrasting_source_alone(make_project: MakeProject) -> None:
+    files = claim(
+        "contested",
+        source("alpha", "supports", "measured"),
+        source("beta", "contrasts", "measured"),
+    )
+    assert messages(make_project, files) == []
+    alone = claim("contested", source("alpha", "supports", "measured"))
+    assert messages(make_project, alone) == [
+        "claims/new.yaml:2:8: a 'contested' claim needs a source whose stance is 'contrasts' "
+        "or a conflicting claim in conflicts_with; it has neither"
+    ]
+
+
+def test_mechanistic_names_its_mechanism_and_an_argued_source(make_project: MakeProject) -> None:
+    files = claim("mechanistic", source("alpha", "mentions", "argued"))
+    assert messages(make_project, files) == [
+        "claims/new.yaml:2:8: a 'mechanistic' claim names its mechanism in `mechanism`",
+        "claims/new.yaml:2:8: a 'mechanistic' claim needs a source that supports it with basis "
+        "'measured' or 'argued'; it has alpha: mentions, argued",
+    ]
+    named = claim("mechanistic", source("alpha", "supports", "argued"), extra="mechanism: M.\n")
+    assert messages(make_project, named) == []
+
+
+def test_hypothesis_has_no_measured_support_a_program_and_a_refutation(
+    make_project: MakeProject,
+) -> None:
+    files = claim(
+        "hypothesis", source("alpha", "mentions", "argued"), source("beta", "supports", "measured")
+    )
+    assert messages(make_project, files) == [
+        "claims/new.yaml:2:8: a 'hypothesis' names the program that would test it",
+        "claims/new.yaml:2:8: a 'hypothesis' says in `refuted_if` what would refute it",
+        f"claims/new.yaml:5:{column(source('beta', 'supports', 'measured'), 'basis')}: "
+        "a 'hypothesis' has no measured support, but 'beta' supports it "
+        "with basis 'measured': the claim is no longer a hypothesis",
+    ]
+    fine: dict[str, str | None] = {
+        "claims/new.yaml": "statement: S.\nlabel: hypothesis\nprograms: [prog]\nrefuted_if: X.\n"
+    }
+    assert messages(make_project, fine) == []
+
+
+def test_evidence_yaml_states_each_rule_word_for_word(make_project: MakeProject) -> None:
+    evidence = (MINIMAL / "evidence.yaml").read_text()
+    reworded = evidence.replace("At least one source supports", "One source backs", 1)
+    renamed = evidence.replace("id: hypothesis", "id: hypothesys")
+    assert messages(make_project, {"evidence.yaml": reworded}) == [
+        "evidence.yaml:5:18: how_to_earn must state the rule check enforces, word for word: "
+        f"'{LABEL_RULES['measured'].text}'"
+    ]
+    assert messages(make_project, {"evidence.yaml": renamed})[0] == (
+        "evidence.yaml:18:9: check has no rule for the label 'hypothesys' (did you mean "
+        "'hypothesis'?); the rules are for: measured, replicated, contested, mechanistic, hypothesis"
+    )
+
+
+def test_the_real_evidence_yaml_and_label_pages_state_the_enforced_rules(
+    real_graph: MapGraph, real_pages: dict[str, BeautifulSoup]
+) -> None:
+    labels = {e.id: e for e in real_graph.entries("evidence")}
+    assert set(labels) == set(LABEL_RULES)
+    for label_id, rule in LABEL_RULES.items():
+        lede = real_pages[f"claims/label/{label_id}/index.html"].select_one("p.lede")
+        assert lede is not None and rule.text in lede.get_text(" ", strip=True)
+
+
+# ---------------------------------------------------------------- measurements and versions
+
+MEASURED = "  - {dossier: alpha, locator: Fig. 2, stance: supports, basis: measured}\n"
+
+
+def measurement(**fields: str) -> str:
+    values = {
+        "metric": "speedup",
+        "value": "1.5",
+        "baseline": "BF16",
+        "model": "M",
+        "format": "fp8",
+        "source": "alpha",
+        "locator": "Fig. 2",
+        **fields,
+    }
+    return "measurements:\n  - {" + ", ".join(f"{k}: {v}" for k, v in values.items()) + "}\n"
+
+
+def test_a_measurement_names_a_known_metric_format_and_a_supporting_source(
+    make_project: MakeProject,
+) -> None:
+    def errors(**fields: str) -> list[str]:
+        return messages(make_project, claim("measured", MEASURED, extra=measurement(**fields)))
+
+    line = measurement().splitlines()[1]
+    assert errors() == []
+    assert errors(metric="speedp") == [
+        f"claims/new.yaml:6:{column(line, 'metric')}: unknown metric 'speedp' (did you mean 'speedup'?)"
+    ]
+    assert errors(format="fp9") == [
+        f"claims/new.yaml:6:{column(line, 'format')}: measurements[0].format: 'fp9' is not one "
+        "of fp32, bf16, fp16, fp8, fp8-e4m3, fp8-e5m2, mxfp8, int8, int4, nvfp4, mxfp4, nf4, "
+        "low-bit, unstated (did you mean 'fp8'?)"
+    ]
+    assert errors(source="beta") == [
+        f"claims/new.yaml:6:{column(line, 'source')}: a measurement's source must be one of the claim's supporting "
+        "sources; 'beta' is not (supporting: alpha)"
+    ]
+    assert errors(value="1.5, range: [1, 2]") == [
+        "claims/new.yaml:6:5: measurements[0]: give either a value or a range"
+    ]
+
+
+def test_a_source_version_must_be_one_of_the_dossiers(make_project: MakeProject) -> None:
+    alpha = (MINIMAL / "dossiers/alpha.yaml").read_text() + (
+        "versions:\n  - {id: v1, date: 2025-01-02, changes: First version.}\n"
+        "  - {id: v2, date: 2025-03-01, changes: New numbers in Tab. 2.}\n"
+    )
+    sourced = (
+        "  - {dossier: alpha, locator: Fig. 2, version: v3, stance: supports, basis: measured}\n"
+    )
+    assert messages(make_project, {"dossiers/alpha.yaml": alpha, **claim("measured", sourced)}) == [
+        "claims/new.yaml:4:48: dossier 'alpha' has no version 'v3' (its versions: v1, v2)"
+    ]
+
+
+@pytest.fixture
+def mini_site(make_project: MakeProject, tmp_path: Path) -> Path:
+    alpha = (MINIMAL / "dossiers/alpha.yaml").read_text() + (
+        "versions:\n  - {id: v1, date: 2025-01-02, changes: First version.}\n"
+        "  - {id: v2, date: 2025-03-01, changes: New numbers in Tab. 2.}\n"
+    )
+    agree = (
+        (MINIMAL / "claims/both-agree.yaml")
+        .read_text()
+        .replace("locator: Fig. 2,", "locator: Fig. 2, version: v2,", 1)
+    )
+    out = tmp_path / "_site"
+    build(make_project({"dossiers/alpha.yaml": alpha, "claims/both-agree.yaml": agree}), out)
+    return out
+
+
+def page(site: Path, path: str) -> BeautifulSoup:
+    return BeautifulSoup((site / path / "index.html").read_text("utf-8"), "html.parser")
+
+
+def test_dossier_shows_its_versions_and_the_claim_which_one_it_means(mini_site: Path) -> None:
+    versions = page(mini_site, "dossiers/alpha").select("ol.versions li")
+    assert [v.select_one("strong").get_text() for v in versions] == ["v1", "v2"]  # type: ignore[union-attr]
+    assert "New numbers in Tab. 2." in versions[1].get_text()
+    sources = page(mini_site, "claims/both-agree").select("ul.sources li")
+    alpha = next(s for s in sources if "Fig. 2" in s.get_text())
+    assert "(v2)" in alpha.get_text()
+
+
+def test_compare_marks_link_their_claims_and_a_table_holds_the_same_numbers(
+    mini_site: Path,
+) -> None:
+    compare = page(mini_site, "compare")
+    section = compare.select_one("#metric-speedup")
+    assert section is not None
+    marks = section.select("svg a.mark")
+    rows = section.select("table.measurements tbody tr")
+    assert len(marks) == len(rows) == 3
+    assert {m["href"] for m in marks} == {"../claims/both-agree/"}
+    names = [str(m["aria-label"]) for m in marks]
+    assert names[0] == "1.5× against BF16, Alpha-7B, fp8 — Alpha, Fig. 2"
+    assert names[1].startswith("1.2–1.8× against BF16")
+    # Text from content is escaped in the SVG like anywhere else.
+    assert "BF16 <rollout> & co" in names[2]
+    raw = (mini_site / "compare/index.html").read_text("utf-8")
+    assert "<rollout>" not in raw and "BF16 &lt;rollout&gt; &amp; co" in raw
+    assert [r.select("td")[0].get_text() for r in rows] == ["1.5×", "1.2–1.8×", "1.1×"]
+    empty = compare.select_one("#metric-accuracy")  # listed, with no marks yet
+    assert empty is not None and "Accuracy" in empty.get_text()
+
+
+def test_prediction_status_is_computed_from_the_claims_that_test_it(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    def status(files: dict[str, str | None]) -> str:
+        out = tmp_path / "site"
+        build(make_project(files), out)
+        found = page(out, "programs/prog").select_one(".kicker .status")
+        assert found is not None
+        return found.get_text()
+
+    assert status({}) == "supported"
+    against = (
+        "statement: Alpha loses.\nlabel: measured\nsources:\n"
+        + MEASURED
+        + "tests: [{program: prog, outcome: contradicts}]\n"
+    )
+    assert status({"claims/against.yaml": against}) == "mixed"
+    argued = against.replace("basis: measured", "basis: argued").replace(
+        "measured\n", "mechanistic\n", 1
+    )
+    assert status({"claims/against.yaml": argued + "mechanism: M.\n"}) == "supported"
+    assert status({"claims/both-agree.yaml": None}) == "open"
+
+
+# ---------------------------------------------------------------- the real map's data
+
+
+def test_measurements_csv_round_trips_against_the_claims(
+    real_site: Path, real_graph: MapGraph
+) -> None:
+    rows = list(csv.DictReader(io.StringIO((real_site / "data/measurements.csv").read_text())))
+    expected = []
+    for entry in real_graph.entries("claim"):
+        assert isinstance(entry.model, Claim)
+        expected += [(entry.id, m) for m in entry.model.measurements]
+    assert len(rows) == len(expected) > 30
+    for row, (claim_id, m) in zip(rows, expected, strict=True):
+        assert (row["claim"], row["metric"], row["source"], row["locator"]) == (
+            claim_id,
+            m.metric,
+            m.source,
+            m.locator,
+        )
+        assert (float(row["low"]), float(row["high"])) == (m.low, m.high)
+        assert row["value"] == ("" if m.value is None else f"{m.value:g}")
+        assert row["size_b"] == ("" if m.size_b is None else f"{m.size_b:g}")
+        assert (row["baseline"], row["model"], row["format"]) == (m.baseline, m.model, m.format)
+    data = json.loads((real_site / "data/map.json").read_text())
+    assert len(data["measurements"]) == len(rows)
+
+
+def test_real_compare_page_has_three_metrics_with_linked_marks(
+    real_pages: dict[str, BeautifulSoup],
+) -> None:
+    compare = real_pages["compare/index.html"]
+    charts = compare.select("section.metric")
+    assert len(charts) >= 3
+    for chart in charts:
+        marks, rows = chart.select("svg a.mark"), chart.select("table.measurements tbody tr")
+        assert marks and len(marks) == len(rows)
+        for mark in marks:
+            assert re.fullmatch(r"\.\./claims/[a-z0-9-]+/", str(mark["href"]))
+            assert " against " in mark["aria-label"] and ", " in mark["aria-label"]
+
+
+def test_evidence_depth_on_about_is_computed_from_the_content(
+    real_graph: MapGraph, real_pages: dict[str, BeautifulSoup]
+) -> None:
+    sources = [s for c in real_graph.entries("claim") for s in c.model.sources]  # type: ignore[attr-defined]
+    below = [s for s in sources if not s.locator.startswith(("Abstract", "Title page"))]
+    full = [
+        d
+        for d in real_graph.entries("dossier")
+        if isinstance(d.model, Dossier) and d.model.read == "full-text"
+    ]
+    text = real_pages["about/index.html"].select_one("section.depth").get_text(" ", strip=True)  # type: ignore[union-attr]
+    assert f"{len(below)} of the {len(sources)} sources" in text
+    assert (
+        f"{len(full)} of the {len(real_graph.entries('dossier'))} dossiers were read in full"
+        in text
+    )
+
+
+def test_bibtex_escapes_every_tex_special_and_parses_back(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    title = r"A\B {x} 50% & $y$ #1 under_score ~tilde ^hat"
+    alpha = (
+        (MINIMAL / "dossiers/alpha.yaml")
+        .read_text()
+        .replace("title: Alpha paper", "title: " + json.dumps(title))
+    )
+    build(make_project({"dossiers/alpha.yaml": alpha}), tmp_path / "site")
+    library = bibtexparser.parse_string((tmp_path / "site/references.bib").read_text())  # type: ignore[attr-defined]
+    assert library.failed_blocks == []
+    field = next(e for e in library.entries if e.key == "alpha")["title"]
+    unescaped = {r"\textbackslash{}": "\\", r"\textasciitilde{}": "~", r"\textasciicircum{}": "^"}
+    for escaped, char in unescaped.items():
+        field = field.replace(escaped, char)
+    assert re.sub(r"\\([&%$#_{}])", r"\1", field.strip("{}")) == title
