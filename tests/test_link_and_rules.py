@@ -51,7 +51,7 @@ def test_backlinks_counts_and_path_order(make_project: MakeProject) -> None:
         graph.get("claim", "both-agree"),
     ]
     counts = graph.counts()
-    assert (counts["dossier"], counts["core"], counts["claim"], counts["evidence"]) == (2, 1, 3, 3)
+    assert (counts["dossier"], counts["core"], counts["claim"], counts["evidence"]) == (2, 1, 3, 5)
     steps = graph.path_steps(graph.get("path", "start"))
     assert [(s.stage, t.key if t else None) for s, t in steps] == [
         (None, "dossier:alpha"),

@@ -251,7 +251,8 @@ def _ledger(label: Entry | None) -> PageSpec:
             "labels": label_counts(reader),
             "claim_count": reader.count("claim"),
             "label": current,
-            "depth": evidence_depth(reader),
+            # Only the whole ledger shows it: it reads every claim's sources.
+            "depth": evidence_depth(reader) if current is None else None,
         }
 
     if label is None:
