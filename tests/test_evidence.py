@@ -322,7 +322,7 @@ def test_evidence_depth_on_about_is_computed_from_the_content(
     text = real_pages["about/index.html"].select_one("section.depth").get_text(" ", strip=True)  # type: ignore[union-attr]
     assert f"{len(below)} of the {len(sources)} sources" in text
     assert (
-        f"{len(full)} of the {len(real_graph.entries('dossier'))} dossiers were read in full"
+        f"Dossiers read in full: {len(full)} of {len(real_graph.entries('dossier'))}."
         in text
     )
 
