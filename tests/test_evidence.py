@@ -321,10 +321,7 @@ def test_evidence_depth_on_about_is_computed_from_the_content(
     ]
     text = real_pages["about/index.html"].select_one("section.depth").get_text(" ", strip=True)  # type: ignore[union-attr]
     assert f"{len(below)} of the {len(sources)} sources" in text
-    assert (
-        f"Dossiers read in full: {len(full)} of {len(real_graph.entries('dossier'))}."
-        in text
-    )
+    assert f"Dossiers read in full: {len(full)} of {len(real_graph.entries('dossier'))}." in text
 
 
 def test_bibtex_escapes_every_tex_special_and_parses_back(
