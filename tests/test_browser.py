@@ -11,6 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from lowprec_map.cli import main
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.schema.entries import Dossier, Program
 from lowprec_map.schema.frame import EvidenceLabel
@@ -222,3 +223,37 @@ def test_chart_marks_are_reached_by_keyboard_with_their_values(
     page.keyboard.press("Enter")
     page.wait_for_url("**/claims/*/")
     assert problems == []
+
+
+@pytest.fixture(scope="module")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real map built with --offline, to be opened from its folder."""
+    out = tmp_path_factory.mktemp("offline") / "_site"
+    assert main(["build", "--offline", "--out", str(out)]) == 0
+    return out
+
+
+def test_offline_build_works_from_a_folder(
+    problems: list[str], page: Page, offline_site: Path
+) -> None:
+    """From file://, every internal link of every page reached opens a page, not a listing."""
+    root = offline_site.as_uri() + "/"
+    queue, seen = [root + "index.html"], {root + "index.html"}
+    while queue:
+        url = queue.pop()
+        page.goto(url, wait_until="domcontentloaded")
+        assert page.locator("main").count() == 1, f"{url} is not a page"
+        links = page.eval_on_selector_all(
+            "a[href]", "els => els.map(e => new URL(e.getAttribute('href'), document.baseURI).href)"
+        )
+        for link in links:
+            target = link.split("#")[0].split("?")[0]
+            if target.startswith(root) and target.endswith(".html") and target not in seen:
+                seen.add(target)
+                queue.append(target)
+            assert not (target.startswith(root) and target.endswith("/")), f"{url} links {link}"
+    assert len(seen) > 200
+    page.goto(root + "search/index.html?q=QeRL")
+    shown = page.eval_on_selector_all("[data-search]", "els => els.filter(e => !e.hidden).length")
+    assert 0 < shown < len(page.query_selector_all("[data-search]"))
+    assert [p for p in problems if not p.startswith(root)] == []  # files of the site only

@@ -38,6 +38,11 @@ def make_parser() -> argparse.ArgumentParser:
     _content_options(build_cmd)
     build_cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
     build_cmd.add_argument("--base-url", help="published root URL (overrides site.yaml's)")
+    build_cmd.add_argument(
+        "--offline",
+        action="store_true",
+        help="links name files (…/index.html), so the site also works opened from a folder",
+    )
     check_cmd = commands.add_parser("check", help="validate the content only (for CI)")
     _content_options(check_cmd)
     check_cmd.add_argument("--format", choices=("text", "json"), default="text")
@@ -92,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     if args.command == "serve":
         return _serve(project, args.out, args.host, args.port)
-    return _build(project, args.out, args.strict, args.base_url)
+    return _build(project, args.out, args.strict, args.base_url, args.offline)
 
 
 def _check(project: Project, strict: bool, output_format: str) -> int:
@@ -140,7 +145,9 @@ def _serve(project: Project, out: Path, host: str, port: int) -> int:
     return EXIT_OK
 
 
-def _build(project: Project, out: Path, strict: bool, base_url: str | None = None) -> int:
+def _build(
+    project: Project, out: Path, strict: bool, base_url: str | None = None, offline: bool = False
+) -> int:
     if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+[^\s]*", base_url):
         print(
             f"lowprec-map: error: --base-url must be an http(s) URL, not '{base_url}'",
@@ -148,7 +155,7 @@ def _build(project: Project, out: Path, strict: bool, base_url: str | None = Non
         )
         return EXIT_USAGE
     try:
-        report = build(project, out, strict, base_url)
+        report = build(project, out, strict, base_url, offline)
     except OutputDirError as exc:
         print(f"lowprec-map: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

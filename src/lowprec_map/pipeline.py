@@ -62,11 +62,16 @@ def collector_paused() -> Iterator[None]:
 
 
 def build(
-    project: Project, out: Path, strict: bool = False, base_url: str | None = None
+    project: Project,
+    out: Path,
+    strict: bool = False,
+    base_url: str | None = None,
+    offline: bool = False,
 ) -> BuildReport:
     """Check, render and publish; raises ContentError and leaves `out` untouched on error.
 
-    `base_url` publishes under another root URL than site.yaml's (e.g. a sub-path).
+    `base_url` publishes under another root URL than site.yaml's (e.g. a sub-path);
+    `offline` makes every internal link name a file, for a site opened from a folder.
     """
     started = time.perf_counter()
     check_output_dir(out, project.protected)
@@ -76,7 +81,9 @@ def build(
             raise ContentError(result.problems)
         graph = result.graph
         templates, static = project.templates, project.static
-        renderer = Renderer(templates, static, base_url, cache=project.cache, record=False)
+        renderer = Renderer(
+            templates, static, base_url, cache=project.cache, record=False, offline=offline
+        )
         specs = plan_pages(graph, base_url)
         with staged(out) as staging:
             root = base_url or graph.site.base_url

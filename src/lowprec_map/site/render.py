@@ -42,6 +42,7 @@ from lowprec_map.site.urls import (
     asset_url,
     is_safe_link,
     listing_url,
+    naming_files,
     output_file,
     relative,
     url_of,
@@ -102,12 +103,15 @@ class Renderer:
         templates: Path,
         static: Path,
         base_url: str | None = None,
+        *,
         cache: Path | None = None,
         record: bool = True,
+        offline: bool = False,
     ) -> None:
         self.templates = templates
         self.base_url = base_url
         self.record = record  # whether `render` reports what each page read (serve's need)
+        self.offline = offline  # links name files, for a site opened from a folder
         self._shared: tuple[MapGraph | None, dict[str, LinkedEntry]] = (None, {})
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
@@ -132,6 +136,7 @@ class Renderer:
         if cache is not None:
             self.env.bytecode_cache = _bytecode_cache(cache, self.env)
         self.env.globals.update(
+            offline=offline,
             type_name=type_name,
             search_text=lambda e: search_text(e.entry),
             entry_title=lambda e: entry_title(e.entry),
@@ -337,15 +342,16 @@ class Renderer:
 
     @jinja2.pass_context
     def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
-        source = _resolve_mentions(str(context["page_file"]), text or "")
+        source = _resolve_mentions(str(context["page_file"]), text or "", self.offline)
         return Markup(self.markdown.render(source))  # safe: raw HTML is off
 
 
-def _resolve_mentions(page_file: str, text: str) -> str:
+def _resolve_mentions(page_file: str, text: str, offline: bool) -> str:
     """Turn `[x](dossier:qerl)` into a relative link to that entry's page (checked by link)."""
 
     def link(match: re.Match[str]) -> str:
-        return f"]({relative(page_file, url_of(match.group(1).replace('-', '_'), match.group(2)))})"
+        url = relative(page_file, url_of(match.group(1).replace("-", "_"), match.group(2)))
+        return f"]({naming_files(url) if offline else url})"
 
     return REGISTRY.mention.sub(link, text)
 
@@ -406,7 +412,8 @@ def _url_filter(context: jinja2.runtime.Context, target: LinkedEntry | str) -> s
     root = context.get("absolute_root")
     if root is not None and not url.startswith(("http://", "https://")):
         return f"{root}{url}"  # 404.html is served at any depth: relative links would break
-    return relative(str(context["page_file"]), url)
+    link = relative(str(context["page_file"]), url)
+    return naming_files(link) if context["offline"] else link
 
 
 def _human_date(value: datetime.date) -> str:

@@ -60,6 +60,21 @@ def relative(from_file: str, to_url: str) -> str:
     return up + to_url
 
 
+def naming_files(link: str) -> str:
+    """A relative link that names a file: 'a/' -> 'a/index.html', '../#x' -> '../index.html#x'.
+
+    For a site opened from a folder (`build --offline`): a browser shows a directory
+    listing, not the page, for a link that ends in a folder.
+    """
+    if link.startswith(("http://", "https://", "#")):
+        return link
+    path, hash_mark, fragment = link.partition("#")
+    path, question, query = path.partition("?")
+    if path in ("", "./") or path.endswith("/"):
+        path += "index.html"
+    return f"{path}{question}{query}{hash_mark}{fragment}"
+
+
 @functools.lru_cache(maxsize=4096)
 def _root_prefix(from_file: str) -> str:
     return "../" * from_file.count("/")
