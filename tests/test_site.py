@@ -14,6 +14,7 @@ from conftest import MakeProject
 from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.pipeline import build
+from lowprec_map.schema.entries import Dossier
 
 
 @pytest.fixture
@@ -226,3 +227,31 @@ def test_prose_links_render_as_relative_links(make_project: MakeProject, tmp_pat
     body = soup(out, "p/index.html").select_one("article.prose")
     assert body is not None
     assert [a["href"] for a in body.find_all("a")] == ["../dossiers/beta/", "../paths/start/"]
+
+
+def test_no_page_skips_a_heading_level(real_pages: dict[str, BeautifulSoup]) -> None:
+    """Screen-reader users move by headings: h1, then h2, never h1 straight to h3."""
+    skips = []
+    for name, page in real_pages.items():
+        previous = 0
+        for heading in page.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
+            level = int(heading.name[1])
+            if level > previous + 1:
+                skips.append(
+                    f"{name}: h{previous} -> h{level} ({heading.get_text(strip=True)[:40]})"
+                )
+                break
+            previous = level
+    assert skips == []
+
+
+def test_a_dossier_heading_does_not_repeat_its_short_name(
+    real_pages: dict[str, BeautifulSoup], real_graph: MapGraph
+) -> None:
+    for dossier in real_graph.entries("dossier"):
+        assert isinstance(dossier.model, Dossier)
+        h1 = real_pages[f"dossiers/{dossier.id}/index.html"].select_one("h1")
+        assert h1 is not None
+        text, short = h1.get_text(strip=True), dossier.model.short_name
+        assert dossier.model.title in text
+        assert not text.startswith(f"{short}: {short}"), text
