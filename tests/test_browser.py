@@ -12,9 +12,11 @@ from browser import CHROMIUM, CHROMIUM_ARGS, require, serve
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from lowprec_map.cli import main
+from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.schema.entries import Dossier, Program
 from lowprec_map.schema.frame import EvidenceLabel
+from lowprec_map.site import pages
 
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
 
@@ -72,8 +74,11 @@ def visible(page: Page, selector: str, attribute: str) -> set[str]:
 def test_program_filter_shows_exactly_its_dossiers_and_lives_in_the_url(
     problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
 ) -> None:
-    program = next(p for p in graph.entries("program") if graph.program_members(p, "dossier"))
-    expected = {d.id for d in graph.program_members(program, "dossier")}
+    def core(dossiers: list[Entry]) -> set[str]:  # the landing page previews core dossiers
+        return {d.id for d in dossiers if isinstance(d.model, Dossier) and d.model.core}
+
+    program = next(p for p in graph.entries("program") if core(graph.program_members(p, "dossier")))
+    expected = core(graph.program_members(program, "dossier"))
     assert isinstance(program.model, Program)
     page.goto(serve(site))
     page.click(f"a[data-program='{program.id}']")
@@ -89,7 +94,7 @@ def test_program_filter_shows_exactly_its_dossiers_and_lives_in_the_url(
     page.go_back()
     assert visible(page, "#dossiers article.dossier", "data-id") == expected
     page.go_back()
-    everything = {d.id for d in graph.entries("dossier")}
+    everything = core(graph.entries("dossier"))
     assert visible(page, "#dossiers article.dossier", "data-id") == everything
     assert problems == []
 
@@ -152,12 +157,16 @@ def test_without_javascript_everything_is_listed(
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(serve(site))
-    assert visible(page, "#dossiers article.dossier", "data-id") == {
+    core = {d.id for d in graph.entries("dossier") if getattr(d.model, "core", False)}
+    assert visible(page, "#dossiers article.dossier", "data-id") == core
+    assert len(visible(page, "#claims li.claim-line", "data-id")) == min(
+        pages.LANDING_CLAIMS, len(graph.entries("claim"))
+    )
+    page.goto(serve(site, "dossiers/"))  # one click away, every dossier is listed
+    assert visible(page, "article.dossier, tr[data-id], li[data-id]", "data-id") >= {
         d.id for d in graph.entries("dossier")
     }
-    assert len(visible(page, "#claims article.claim", "data-id")) == min(
-        12, len(graph.entries("claim"))
-    )
+    page.goto(serve(site))
     program = graph.entries("program")[0]
     page.click(f"a[data-program='{program.id}']")
     assert page.url.endswith(f"programs/{program.id}/")
@@ -257,3 +266,19 @@ def test_offline_build_works_from_a_folder(
     shown = page.eval_on_selector_all("[data-search]", "els => els.filter(e => !e.hidden).length")
     assert 0 < shown < len(page.query_selector_all("[data-search]"))
     assert [p for p in problems if not p.startswith(root)] == []  # files of the site only
+
+
+@pytest.mark.parametrize(("width", "height", "screens"), [(1280, 800, 8), (390, 844, 16)])
+def test_landing_page_reads_in_a_few_screens(
+    browser: Browser, site: Path, serve: Url, width: int, height: int, screens: int
+) -> None:
+    """The landing page is an overview: each section previews, the detail is one click away."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(serve(site))
+    total = page.evaluate("document.documentElement.scrollHeight")
+    headings = page.eval_on_selector_all("main section > h2", "els => els.map(e => e.textContent)")
+    context.close()
+    assert total <= screens * height, f"{total / height:.1f} screens"
+    # The seed's numbered section names are part of the headings a screen reader lists.
+    assert [h.split("/")[0].strip() for h in headings] == [f"{n:02d}" for n in range(1, 10)]

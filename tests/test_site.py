@@ -58,7 +58,9 @@ def test_counts_follow_the_content_not_the_template(
 
 def test_landing_has_nine_numbered_sections_in_order(mini_site: Path) -> None:
     page = soup(mini_site, "index.html")
-    kickers = [k.get_text(" ", strip=True) for k in page.select("main > section.band > p.kicker")]
+    kickers = [
+        k.get_text(" ", strip=True) for k in page.select("main > section.band > h2 > .kicker")
+    ]
     assert kickers == [
         "01 / The thesis",
         "02 / The feedback loop",
@@ -71,7 +73,7 @@ def test_landing_has_nine_numbered_sections_in_order(mini_site: Path) -> None:
         "09 / Reading paths",
     ]
     links = [a.get_text(strip=True) for a in page.select("main a")]
-    assert "Read the full source-level ledger →" in links
+    assert "Read the full source-level ledger, sources and conflicts side by side →" in links
     assert "See all 1 failure modes →" in links
 
 

@@ -30,8 +30,8 @@ MISTAKES = [
     ),
     (
         "partials/macros.html",
-        "{{ entry_title(e) }}",
-        "{{ entry_titel(e) }}",
+        '<a href="{{ e|url }}">{{ entry_title(e) }}</a>',
+        '<a href="{{ e|url }}">{{ entry_titel(e) }}</a>',
         4,
         "'entry_titel' is undefined",
     ),
@@ -62,7 +62,8 @@ def test_a_template_mistake_is_one_positioned_line(
     capsys.readouterr()
     source = (templates / name).read_text(encoding="utf-8")
     assert text in source
-    replaced = source.replace(text, mistake).replace("endblock mian", "endblock main")
+    # The first occurrence only, so the line the error names is the one mistyped.
+    replaced = source.replace(text, mistake, 1).replace("endblock mian", "endblock main")
     if "block mian" in mistake:  # a whole block misnamed, its end tag too
         replaced = replaced.replace("endblock main", "endblock mian")
     (templates / name).write_text(replaced, encoding="utf-8")

@@ -50,7 +50,8 @@ class PageSpec:
 
 
 FEED_ENTRIES = 50
-LANDING_CLAIMS = 12
+LANDING_CLAIMS = 5
+LANDING_TENSIONS = 3
 # The site's own pages, beside one page per entry and one listing per type.
 FIXED_URLS = ("", "map/", "compare/", "search/", "changes/")
 
@@ -146,15 +147,15 @@ def _landing(reader: Reader) -> Context:
     # The landing previews the ledger; the full ledger is one click away.
     preview = sorted([e for e in recent if e.type == "claim"][:LANDING_CLAIMS], key=lambda e: e.id)
     return {
-        "recent": recent[:5],
-        "belief_changes": belief_changes(reader)[:3],
+        "recent": recent[:3],
+        "belief_changes": belief_changes(reader)[:1],
         "dossiers": dossiers,
+        "core_dossiers": [d for d in dossiers if getattr(d.model, "core", False)],
         "claims": preview,
-        "groups": ledger_groups(reader, preview),
         "labels": label_counts(reader),
         "counts": reader.counts(),
         "taxonomy": taxonomy(reader, dossiers),
-        "tensions": reader.entries("tension"),
+        "tensions": [e for e in recent if e.type == "tension"][:LANDING_TENSIONS],
         "featured": _featured(reader),
         "programs": reader.entries("program"),
         "program_statuses": [(p, pr.status) for p, pr in program_predictions(reader)],

@@ -47,7 +47,13 @@ from lowprec_map.site.urls import (
     relative,
     url_of,
 )
-from lowprec_map.site.views import entry_summary, entry_title, ring_layout, search_text
+from lowprec_map.site.views import (
+    entry_summary,
+    entry_title,
+    first_sentence,
+    ring_layout,
+    search_text,
+)
 
 _EXTENDS = re.compile(r"\{%-?\s*extends\s+[\"']([^\"']+)[\"']")
 _BLOCK_TAGS = re.compile(r"\{%-?\s*(block|endblock)\b\s*(\w*)")
@@ -144,6 +150,7 @@ class Renderer:
             dossier_bibtex=lambda e: dossier_bibtex(e.entry),
             claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
             ring_layout=ring_layout,
+            first_sentence=first_sentence,
             value_text=value_text,
             setting_text=setting_text,
             locator_kind=locator_kind,

@@ -8,6 +8,7 @@ papers × tensors matrix, the taxonomy, the search text, what changed).
 from __future__ import annotations
 
 import math
+import re
 import typing
 from dataclasses import dataclass
 
@@ -197,3 +198,12 @@ def entry_summary(entry: Entry) -> str:
         if isinstance(value, str):
             return value
     return ""
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
+def first_sentence(markdown: str) -> str:
+    """The first sentence of a Markdown paragraph, as plain text (for previews)."""
+    text = " ".join(markdown.replace("`", "").split())
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
