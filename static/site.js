@@ -115,20 +115,66 @@
     });
   });
 
-  // Map: name the node under focus or pointer; dim what the filters exclude.
+  // Map: name the node under focus or pointer; dim what the filters exclude; select a
+  // node (first click or Enter, or ?focus=type:id) to light its neighbours and list them.
   var map = document.querySelector("svg.map");
   if (map) {
     var info = document.getElementById("map-info");
     var nodes = Array.prototype.slice.call(map.querySelectorAll("a.node"));
+    var edges = Array.prototype.slice.call(map.querySelectorAll("path.edge"));
+    var byKey = {};
+    nodes.forEach(function (node) { byKey[node.getAttribute("data-key")] = node; });
     var name = function (node) { return node.getAttribute("aria-label"); };
+    var selected = null;
+    var say = function (text) {
+      info.textContent = "";
+      var line = document.createElement("p");
+      line.textContent = text;
+      info.appendChild(line);
+    };
+    var select = function (key, push) {
+      var node = byKey[key];
+      nodes.forEach(function (n) { n.classList.remove("on", "selected"); });
+      edges.forEach(function (e) { e.classList.remove("on"); });
+      map.classList.toggle("selecting", Boolean(node));
+      selected = node ? key : null;
+      setParam("focus", selected, push);
+      if (!node) { say("Hover over or focus a node to see its name."); return; }
+      node.classList.add("on", "selected");
+      var linked = [];
+      edges.forEach(function (e) {
+        var a = e.getAttribute("data-a"), b = e.getAttribute("data-b");
+        if (a !== key && b !== key) { return; }
+        e.classList.add("on");
+        var other = byKey[a === key ? b : a];
+        if (other && linked.indexOf(other) < 0) { other.classList.add("on"); linked.push(other); }
+      });
+      say(name(node) + ": " + linked.length + " connection" + (linked.length === 1 ? "" : "s") + ". Select it again to open it.");
+      var list = document.createElement("ul");
+      linked.forEach(function (other) {
+        var item = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = other.getAttribute("href");
+        link.textContent = name(other);
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      info.appendChild(list);
+    };
     nodes.forEach(function (node) {
-      var say = function () { info.textContent = name(node); };
-      node.addEventListener("focus", say);
-      node.addEventListener("mouseenter", say);
+      var show = function () { if (!selected) { say(name(node)); } };
+      node.addEventListener("focus", show);
+      node.addEventListener("mouseenter", show);
+      node.addEventListener("click", function (event) {
+        var key = node.getAttribute("data-key");
+        if (selected === key) { return; }  // the second choice opens the entry
+        event.preventDefault();
+        select(key, true);
+      });
     });
     var typeBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-map-type]"));
     var programSelect = document.getElementById("map-program");
-    var applyMap = function () {
+    var applyMap = function (push) {
       var types = typeBoxes.filter(function (b) { return b.checked; })
         .map(function (b) { return b.getAttribute("data-map-type"); });
       var program = programSelect.value;
@@ -140,12 +186,17 @@
         if (match) { shown += 1; }
       });
       document.getElementById("map-status").textContent = shown + " of " + nodes.length + " nodes match";
-      setParam("program", program, false);
+      setParam("program", program, push);
     };
-    typeBoxes.forEach(function (b) { b.addEventListener("change", applyMap); });
-    programSelect.addEventListener("change", applyMap);
-    programSelect.value = params().get("program") || "";
+    var restore = function () {
+      programSelect.value = params().get("program") || "";
+      applyMap(false);
+      select(params().get("focus"), false);
+    };
+    typeBoxes.forEach(function (b) { b.addEventListener("change", function () { applyMap(false); }); });
+    programSelect.addEventListener("change", function () { applyMap(true); });
+    window.addEventListener("popstate", restore);
     document.getElementById("map-controls").hidden = false;
-    applyMap();
+    restore();
   }
 })();

@@ -282,3 +282,44 @@ def test_landing_page_reads_in_a_few_screens(
     assert total <= screens * height, f"{total / height:.1f} screens"
     # The seed's numbered section names are part of the headings a screen reader lists.
     assert [h.split("/")[0].strip() for h in headings] == [f"{n:02d}" for n in range(1, 10)]
+
+
+def test_map_selects_a_node_lists_its_connections_and_restores_on_back(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    qerl = graph.get("dossier", "qerl")
+    neighbours = graph.neighbours(qerl.key)
+    page.goto(serve(site, "map/?focus=dossier:qerl"))
+    drawn = set(page.eval_on_selector_all("svg.map a.node", "els => els.map(e => e.dataset.key)"))
+    neighbours &= drawn  # vocabulary (perturbations, pages) is not drawn on the map
+    lit = set(page.eval_on_selector_all("svg.map a.node.on", "els => els.map(e => e.dataset.key)"))
+    assert lit == {qerl.key} | neighbours
+    assert page.locator("#map-info li").count() == len(neighbours)
+    # Choosing another node selects it first; choosing it again opens it.
+    other = sorted(neighbours)[0]
+    page.click(f"svg.map a.node[data-key='{other}']")
+    assert page.url.endswith(f"?focus={other.replace(':', '%3A')}")
+    page.go_back()
+    assert page.get_attribute("svg.map a.node.selected", "data-key") == qerl.key
+    page.select_option("#map-program", "noise-as-exploration")
+    page.go_back()
+    assert page.input_value("#map-program") == ""
+    page.go_forward()
+    assert page.input_value("#map-program") == "noise-as-exploration"
+    assert page.get_attribute("svg.map a.node.selected", "data-key") == qerl.key
+    page.click(f"svg.map a.node[data-key='{qerl.key}']")  # chosen again: opens it
+    page.wait_for_url("**/dossiers/qerl/")
+    assert problems == []
+
+
+def test_every_map_node_is_named_by_its_visible_text(page: Page, site: Path, serve: Url) -> None:
+    """WCAG 2.5.3: the accessible name of each node contains the words it shows."""
+    for path in ("map/", "dossiers/qerl/"):
+        page.goto(serve(site, path))
+        pairs = page.eval_on_selector_all(
+            "svg a.node",
+            "els => els.map(e => [e.getAttribute('aria-label'), e.querySelector('text').textContent])",
+        )
+        assert pairs
+        for name, shown in pairs:
+            assert shown.strip() and shown.strip() in name, (shown, name)

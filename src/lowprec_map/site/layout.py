@@ -20,7 +20,7 @@ from lowprec_map.site.urls import listing_url
 # the largest class, are left to the ledger, then each column keeps its most
 # connected entries; the map says what it left out and where to find it.
 NODE_LIMIT = 600
-COLUMN_GAP = 260
+COLUMN_GAP = 240
 ROW_GAP = 34
 MARGIN = 50
 SWEEPS = 4
@@ -72,7 +72,7 @@ class MapLayout:
             mid = (a.x + b.x) / 2
             parts.append(
                 f'<path d="M {a.x} {a.y} C {mid} {a.y}, {mid} {b.y}, {b.x} {b.y}" '
-                f'class="edge rel-{relation}"/>'
+                f'class="edge rel-{relation}" data-a="{a.entry.key}" data-b="{b.entry.key}"/>'
             )
         return "\n".join(parts)
 
@@ -175,3 +175,41 @@ def _order_by_barycentre(
         return (math.fsum(ranks) / len(ranks) if ranks else fallback, entry.id)
 
     return [entry for _, entry in sorted(enumerate(column), key=barycentre)]
+
+
+LOCAL_SIDE = 12  # neighbours drawn per side; the lists below the map hold them all
+LOCAL_WIDTH, LOCAL_ROW = 720, 28
+
+
+@dataclass(frozen=True)
+class LocalMap:
+    """An entry's neighbourhood: what refers to it on the left, what it refers to on the
+    right, the entry in the middle; drawn at build time on its page, no script needed."""
+
+    centre: tuple[int, int]
+    incoming: list[tuple[Entry, int, int]]
+    outgoing: list[tuple[Entry, int, int]]
+    more: int  # neighbours not drawn
+    width: int
+    height: int
+
+
+def local_layout(incoming: list[Entry], outgoing: list[Entry]) -> LocalMap:
+    """Place up to LOCAL_SIDE neighbours on each side of an entry."""
+    drawn_in, drawn_out = incoming[:LOCAL_SIDE], outgoing[:LOCAL_SIDE]
+    rows = max(len(drawn_in), len(drawn_out), 1)
+    height = 2 * MARGIN + (rows - 1) * LOCAL_ROW
+
+    def column(entries: list[Entry], x: int) -> list[tuple[Entry, int, int]]:
+        top = (height - (len(entries) - 1) * LOCAL_ROW) // 2
+        return [(e, x, top + i * LOCAL_ROW) for i, e in enumerate(entries)]
+
+    more = len(incoming) - len(drawn_in) + len(outgoing) - len(drawn_out)
+    return LocalMap(
+        (LOCAL_WIDTH // 2, height // 2),
+        column(drawn_in, 230),
+        column(drawn_out, LOCAL_WIDTH - 230),
+        more,
+        LOCAL_WIDTH,
+        height,
+    )

@@ -22,7 +22,7 @@ from lowprec_map.site.evidence_views import (
     program_prediction,
     program_predictions,
 )
-from lowprec_map.site.layout import layout_map
+from lowprec_map.site.layout import layout_map, local_layout
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.urls import entry_url, listing_url
 from lowprec_map.site.views import (
@@ -300,10 +300,14 @@ def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
 def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context]:
     def context(reader: Reader) -> Context:
         entry = reader.get(entry_type, entry_id)
+        backlinks = reader.backlinks(entry)
+        targets = {e.key: e for e in reader.targets(entry) if e.key != entry.key}
+        outgoing = list(targets.values())
         found: dict[str, object] = {
             "entry": entry,
             "model": entry.model,
-            "backlinks": reader.backlinks(entry),
+            "backlinks": backlinks,
+            "local_map": vars(local_layout(backlinks, outgoing)),
         }
         if entry_type == "dossier":
             found["citing"] = citing = reader.backlinks(entry, "claim")

@@ -51,6 +51,7 @@ from lowprec_map.site.views import (
     entry_summary,
     entry_title,
     first_sentence,
+    label_start,
     ring_layout,
     search_text,
 )
@@ -151,6 +152,7 @@ class Renderer:
             claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
             ring_layout=ring_layout,
             first_sentence=first_sentence,
+            label_start=label_start,
             value_text=value_text,
             setting_text=setting_text,
             locator_kind=locator_kind,

@@ -207,3 +207,11 @@ def first_sentence(markdown: str) -> str:
     """The first sentence of a Markdown paragraph, as plain text (for previews)."""
     text = " ".join(markdown.replace("`", "").split())
     return _SENTENCE_END.split(text, maxsplit=1)[0]
+
+
+def label_start(name: str, limit: int) -> str:
+    """The whole words of `name` that fit in `limit` characters (all of it if it fits)."""
+    if len(name) <= limit:
+        return name
+    cut = name[: limit + 1].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") if cut else name[:limit]
