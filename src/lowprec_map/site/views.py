@@ -213,5 +213,9 @@ def label_start(name: str, limit: int) -> str:
     """The whole words of `name` that fit in `limit` characters (all of it if it fits)."""
     if len(name) <= limit:
         return name
-    cut = name[: limit + 1].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:") if cut else name[:limit]
+    words = name[: limit + 1].split(" ")[:-1] or [name[:limit]]
+    # A bracket opened and not closed reads as a fragment (and accessibility checkers
+    # then fail to find the label in the name): end before it.
+    while len(words) > 1 and words[-1].count("(") > words[-1].count(")"):
+        words.pop()
+    return " ".join(words).rstrip(",;:")
