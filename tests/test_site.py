@@ -257,3 +257,10 @@ def test_a_dossier_heading_does_not_repeat_its_short_name(
         text, short = h1.get_text(strip=True), dossier.model.short_name
         assert dossier.model.title in text
         assert not text.startswith(f"{short}: {short}"), text
+
+
+def test_assets_stay_within_their_budget() -> None:
+    """Hand-written, framework-free: the script under 30 KB and the stylesheet under 40 KB."""
+    static = Path(__file__).parent.parent / "static"
+    assert (static / "site.js").stat().st_size <= 30_000
+    assert (static / "style.css").stat().st_size <= 40_000
