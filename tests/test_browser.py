@@ -188,6 +188,14 @@ def test_without_javascript_everything_is_listed(
         "programs/",
         "about/",
         "claims/qerl-e2e-step-speedup/",
+        "claims/label/measured/",
+        "tensions/",
+        "tensions/routing-replay-or-not/",
+        "failure-modes/",
+        "failure-modes/stale-scales/",
+        "programs/noise-as-exploration/",
+        "paths/is-noise-exploration/",
+        "search/?q=fp8",
     ],
 )
 def test_axe_reports_no_violations(
