@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 from bs4 import BeautifulSoup, Tag
 from conftest import MakeProject
 
@@ -264,3 +265,24 @@ def test_assets_stay_within_their_budget() -> None:
     static = Path(__file__).parent.parent / "static"
     assert (static / "site.js").stat().st_size <= 30_000
     assert (static / "style.css").stat().st_size <= 40_000
+
+
+def test_labels_and_metrics_keep_the_order_of_their_file(
+    real_pages: dict[str, BeautifulSoup],
+) -> None:
+    """evidence.yaml and taxonomy.yaml give the display order, not the ids' alphabet."""
+    content = Path(__file__).parent.parent / "content"
+    labels = [
+        item["id"] for item in yaml.safe_load((content / "evidence.yaml").read_text())["labels"]
+    ]
+    shown = [
+        a["data-label-filter"]
+        for a in real_pages["claims/index.html"].select("a[data-label-filter]")
+    ]
+    assert shown == ["", *labels]
+    metrics = [m["id"] for m in yaml.safe_load((content / "taxonomy.yaml").read_text())["metrics"]]
+    charted = [
+        str(s["id"]).removeprefix("metric-")
+        for s in real_pages["compare/index.html"].select("section.metric")
+    ]
+    assert charted == [m for m in metrics if m in charted]

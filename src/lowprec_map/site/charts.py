@@ -17,6 +17,7 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.schema.entries import Claim, Measurement, Setting
 from lowprec_map.schema.frame import Metric
 from lowprec_map.site.reads import Reader
+from lowprec_map.site.views import in_file_order
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48
@@ -78,7 +79,7 @@ def metric_charts(reader: Reader) -> tuple[list[Chart], list[Entry]]:
     """A chart per metric with measurements, and the metrics that have none yet."""
     rows = measurement_rows(reader.entries("claim"))
     charts, empty = [], []
-    for metric in reader.entries("metric"):
+    for metric in in_file_order(reader.entries("metric")):
         mine = [r for r in rows if r.measurement.metric == metric.id]
         if mine:
             charts.append(_chart(metric, mine))

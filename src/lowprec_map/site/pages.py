@@ -28,6 +28,7 @@ from lowprec_map.site.urls import entry_url, listing_url
 from lowprec_map.site.views import (
     belief_changes,
     entry_summary,
+    in_file_order,
     label_counts,
     ledger_groups,
     numerical_matrix,
@@ -326,7 +327,7 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context
             if "evidence-depth" in shows:
                 found["depth"] = evidence_depth(reader)
             if "label-rules" in shows:
-                found["labels"] = reader.entries("evidence")
+                found["labels"] = in_file_order(reader.entries("evidence"))
         return found
 
     return context

@@ -49,11 +49,17 @@ def ledger_groups(reader: Reader, claims: list[Entry]) -> list[list[Entry]]:
     return groups
 
 
+def in_file_order(entries: list[Entry]) -> list[Entry]:
+    """Entries of a list file (labels, metrics) in the order the file gives them, which is
+    their display order; the graph lists every type by id."""
+    return sorted(entries, key=lambda e: e.loc)
+
+
 def label_counts(reader: Reader) -> list[tuple[Entry, int]]:
     """Each evidence label with the number of claims that carry it, in display order."""
     return [
         (label, reader.count_backlinks(label, "claim", "labelled"))
-        for label in reader.entries("evidence")
+        for label in in_file_order(reader.entries("evidence"))
     ]
 
 
