@@ -30,7 +30,8 @@ from lowprec_map.site.exports import (
     robots_txt,
 )
 from lowprec_map.site.pages import PageSpec, plan_pages
-from lowprec_map.site.render import Renderer, TemplateFailure
+from lowprec_map.site.render import Renderer
+from lowprec_map.site.template_errors import TemplateFailure
 from lowprec_map.site.urls import output_file
 
 

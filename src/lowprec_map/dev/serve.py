@@ -44,7 +44,8 @@ from lowprec_map.pipeline import (
 )
 from lowprec_map.site.pages import plan_pages
 from lowprec_map.site.reads import Fact, changed_facts
-from lowprec_map.site.render import Renderer, TemplateFailure
+from lowprec_map.site.render import Renderer
+from lowprec_map.site.template_errors import TemplateFailure
 from lowprec_map.site.urls import output_file
 
 ERROR_PAGE = """<!doctype html>

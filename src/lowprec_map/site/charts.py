@@ -11,25 +11,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.schema.entries import Claim, Measurement, Setting
+from lowprec_map.schema.entries import Measurement, Setting
 from lowprec_map.schema.frame import Metric
 from lowprec_map.site.reads import Reader
-from lowprec_map.site.views import in_file_order
+from lowprec_map.site.views import Row, in_file_order, measurement_rows
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48
 UNSIZED_SLOT = 48  # width of the 'size not stated' column left of the size axis
 SHAPES = ("circle", "square", "triangle", "diamond", "cross", "star")
-
-
-class Row(NamedTuple):
-    """One measurement with the claim that carries it."""
-
-    claim: Entry
-    measurement: Measurement
 
 
 @dataclass(frozen=True)
@@ -64,15 +56,6 @@ class Chart:
     def plot(self) -> tuple[int, int, int, int]:
         """The plot area: left, top, right, bottom."""
         return LEFT, TOP, self.width - RIGHT, self.height - BOTTOM
-
-
-def measurement_rows(claims: list[Entry]) -> list[Row]:
-    """Every measurement of `claims`, in their order and then in each claim's order."""
-    rows: list[Row] = []
-    for claim in claims:
-        assert isinstance(claim.model, Claim)
-        rows.extend(Row(claim, m) for m in claim.model.measurements)
-    return rows
 
 
 def metric_charts(reader: Reader) -> tuple[list[Chart], list[Entry]]:

@@ -20,7 +20,7 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.schema.entries import Claim, Dossier, Measurement, Setting
 from lowprec_map.schema.frame import Metric, Site
 from lowprec_map.site.urls import entry_url
-from lowprec_map.site.views import entry_title
+from lowprec_map.site.views import entry_title, measurement_rows
 
 MAP_JSON_VERSION = "1.0"
 
@@ -119,19 +119,14 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
         "base_url": base_url,
         "entries": entries,
         "edges": [{"source": s, "target": t, "relation": r} for s, t, r in graph.edges()],
-        "measurements": [_measurement_data(graph, e, m) for e, m in _measurements(graph)],
+        "measurements": [
+            _measurement_data(graph, claim, m)
+            for claim, m in measurement_rows(graph.entries("claim"))
+        ],
     }
     # Compact: with `indent`, json falls back to its pure-Python encoder (10x slower).
     text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return (text + "\n").encode()
-
-
-def _measurements(graph: MapGraph) -> list[tuple[Entry, Measurement]]:
-    rows: list[tuple[Entry, Measurement]] = []
-    for entry in graph.entries("claim"):
-        assert isinstance(entry.model, Claim)
-        rows.extend((entry, m) for m in entry.model.measurements)
-    return rows
 
 
 def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str, Any]:
@@ -165,7 +160,7 @@ def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(MEASUREMENT_COLUMNS)
-    for entry, m in _measurements(graph):
+    for entry, m in measurement_rows(graph.entries("claim")):
         data = _measurement_data(graph, entry, m)
         data.update(data.pop("setting"), claim=entry.id, source=m.source)
         data["claim_url"] = base_url + entry_url(entry)

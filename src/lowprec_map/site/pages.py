@@ -16,7 +16,7 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import Dossier, FailureMode, Page, ReadingPath
-from lowprec_map.site.charts import measurement_rows, metric_charts
+from lowprec_map.site.charts import metric_charts
 from lowprec_map.site.evidence_views import (
     evidence_depth,
     program_prediction,
@@ -31,6 +31,7 @@ from lowprec_map.site.views import (
     in_file_order,
     label_counts,
     ledger_groups,
+    measurement_rows,
     numerical_matrix,
     recently_updated,
     taxonomy,

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.content.evidence import PREDICTION_RULE, locator_kind
+from lowprec_map.content.evidence import PREDICTION_RULE
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.registry import REGISTRY, type_name
@@ -38,6 +38,7 @@ from lowprec_map.site.reads import (
     linked,
     members_fact,
 )
+from lowprec_map.site.template_errors import TEMPLATE_MISTAKES, TemplateFailure, template_problem
 from lowprec_map.site.urls import (
     asset_url,
     is_safe_link,
@@ -82,17 +83,6 @@ def _math(tex: str, options: dict[str, Any]) -> str:
         return str(latex_to_mathml(tex, display=display))
     except Exception:  # latex2mathml raises many types; show the source instead
         return f'<code class="math-source">{html.escape(tex)}</code>'
-
-
-class TemplateFailure(Exception):
-    """A template could not be compiled or rendered; `problem` says where and why."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.format())
-        self.problem = problem
-
-    def __reduce__(self) -> tuple[Any, ...]:  # crosses from forked workers intact
-        return (TemplateFailure, (self.problem,))
 
 
 class Renderer:
@@ -155,7 +145,6 @@ class Renderer:
             label_start=label_start,
             value_text=value_text,
             setting_text=setting_text,
-            locator_kind=locator_kind,
             prediction_rule=PREDICTION_RULE,
             card=self._card,
             cards=self._cards,
@@ -391,27 +380,6 @@ def _placement_of(page_file: str, absolute_root: object) -> Placement:
     """What a page's links depend on: its folder depth, and on the 404 page (served at
     any depth) the absolute root its links start from."""
     return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
-
-
-# What a template can raise through the filters and globals it calls with a wrong value.
-TEMPLATE_MISTAKES = (TypeError, AttributeError, ValueError, KeyError, IndexError)
-
-
-def template_problem(exc: Exception, templates: Path) -> Problem:
-    """A template failure as a positioned problem (the template file and line)."""
-    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
-        return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
-    if isinstance(exc, jinja2.TemplateNotFound):
-        return Problem(SourcePos(templates / str(exc.name)), "template not found")
-    # Jinja rewrites tracebacks so that template frames carry the template's file and line.
-    frame, where = exc.__traceback__, SourcePos(templates)
-    while frame is not None:
-        filename = frame.tb_frame.f_code.co_filename
-        if filename.endswith((".html", ".xml")):
-            where = SourcePos(Path(filename), frame.tb_lineno)
-        frame = frame.tb_next
-    detail = str(exc) if isinstance(exc, jinja2.TemplateError) else f"{type(exc).__name__}: {exc}"
-    return Problem(where, f"template error: {detail}")
 
 
 @jinja2.pass_context

@@ -11,10 +11,11 @@ import math
 import re
 import typing
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.registry import REGISTRY
-from lowprec_map.schema.entries import Claim, Dated, Dossier, LabelChange
+from lowprec_map.schema.entries import Claim, Dated, Dossier, LabelChange, Measurement
 from lowprec_map.schema.fields import Tensor
 from lowprec_map.site.reads import Reader
 
@@ -225,3 +226,19 @@ def label_start(name: str, limit: int) -> str:
     while len(words) > 1 and words[-1].count("(") > words[-1].count(")"):
         words.pop()
     return " ".join(words).rstrip(",;:")
+
+
+class Row(NamedTuple):
+    """One measurement with the claim that carries it."""
+
+    claim: Entry
+    measurement: Measurement
+
+
+def measurement_rows(claims: list[Entry]) -> list[Row]:
+    """Every measurement of `claims`, in their order and then in each claim's order."""
+    rows: list[Row] = []
+    for claim in claims:
+        assert isinstance(claim.model, Claim)
+        rows.extend(Row(claim, m) for m in claim.model.measurements)
+    return rows
