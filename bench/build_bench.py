@@ -18,7 +18,8 @@ as medians of --runs runs:
   - when `hugo` is on PATH: `hugo --quiet` on a Hugo site made from the same
     entries (bench/hugo_site.py), cold, in the same runs, and lowprec-map / Hugo;
   - with --baseline DIR (another checkout of this repository): DIR's build.py
-    on the same content with DIR's templates, in the same runs, and ours / baseline.
+    with DIR's templates on N entries from DIR's own bench/synth.py (an older
+    checkout may not read today's schema), in the same runs, and ours / baseline.
 """
 
 from __future__ import annotations
@@ -115,8 +116,21 @@ def jobs(root: Path, hugo: str | None, baseline: Path | None) -> dict[str, Job]:
         found["hugo"] = Job(argv, (out, source / "resources"))  # cold: no output, no cache
     if baseline is not None:
         out = root / "baseline_site"
-        found["baseline"] = Job(build_command(baseline, content, out), (out,))
+        found["baseline"] = Job(build_command(baseline, root / "baseline_content", out), (out,))
     return found
+
+
+def baseline_content(baseline: Path, n: int, out: Path) -> None:
+    """The baseline's own synthetic entries at N, from its own bench/synth.py: an older
+    checkout may not read this schema, so each side builds the content it was made for."""
+    env = {**os.environ, "PYTHONPATH": str(baseline / "src")}
+    script = baseline / "bench" / "synth.py"
+    subprocess.run(
+        [sys.executable, str(script), str(n), str(out)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 @dataclass
@@ -157,6 +171,8 @@ def measure(
     """Generate N entries under `root`, then time `runs` back-to-back rounds of the build,
     the floor (and Hugo, the baseline checkout, when given), then the rebuild."""
     entries = sum(synth.generate(n, root / "content").values())
+    if baseline is not None:
+        baseline_content(baseline, n, root / "baseline_content")
     timings = run_back_to_back(jobs(root, hugo, baseline), runs)
     builds, floors = timings["build"], timings["floor"]
     return Row(

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import REGISTRY
+from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.site.urls import listing_url
+from lowprec_map.site.views import entry_title, label_start
 
 # Past this many nodes the SVG stops being readable (and the page heavy): claims,
 # the largest class, are left to the ledger, then each column keeps its most
@@ -181,17 +183,45 @@ LOCAL_SIDE = 12  # neighbours drawn per side; the lists below the map hold them 
 LOCAL_WIDTH, LOCAL_ROW = 720, 28
 
 
+class LocalNode(NamedTuple):
+    """A neighbour on a local map: the entry, where it sits, and the names it is shown by."""
+
+    entry: Entry
+    x: int
+    y: int
+    name: str  # its title and type, for its accessible name and tooltip
+    label: str  # the start of its title that fits beside it
+
+
 @dataclass(frozen=True)
 class LocalMap:
     """An entry's neighbourhood: what refers to it on the left, what it refers to on the
     right, the entry in the middle; drawn at build time on its page, no script needed."""
 
     centre: tuple[int, int]
-    incoming: list[tuple[Entry, int, int]]
-    outgoing: list[tuple[Entry, int, int]]
+    incoming: list[LocalNode]
+    outgoing: list[LocalNode]
     more: int  # neighbours not drawn
     width: int
     height: int
+    edges: str  # every edge as SVG paths (numbers only, no content)
+
+
+def _local_edges(
+    centre: tuple[int, int], incoming: list[LocalNode], outgoing: list[LocalNode]
+) -> str:
+    """Every edge of a local map as an SVG path, incoming first: built here because the
+    template drew each from eight computed numbers, most of an entry page's time."""
+    cx, cy = centre
+    paths = [
+        f'<path class="edge" d="M {x} {y} C {(x + cx) / 2} {y}, {(x + cx) / 2} {cy}, {cx} {cy}"/>'
+        for _, x, y, _, _ in incoming
+    ]
+    paths += [
+        f'<path class="edge" d="M {cx} {cy} C {(x + cx) / 2} {cy}, {(x + cx) / 2} {y}, {x} {y}"/>'
+        for _, x, y, _, _ in outgoing
+    ]
+    return "".join(paths)
 
 
 def local_layout(incoming: list[Entry], outgoing: list[Entry]) -> LocalMap:
@@ -200,16 +230,22 @@ def local_layout(incoming: list[Entry], outgoing: list[Entry]) -> LocalMap:
     rows = max(len(drawn_in), len(drawn_out), 1)
     height = 2 * MARGIN + (rows - 1) * LOCAL_ROW
 
-    def column(entries: list[Entry], x: int) -> list[tuple[Entry, int, int]]:
+    def column(entries: list[Entry], x: int) -> list[LocalNode]:
         top = (height - (len(entries) - 1) * LOCAL_ROW) // 2
-        return [(e, x, top + i * LOCAL_ROW) for i, e in enumerate(entries)]
+        return [
+            LocalNode(
+                e, x, top + i * LOCAL_ROW, f"{title} ({type_name(e.type)})", label_start(title, 30)
+            )
+            for i, e in enumerate(entries)
+            for title in (entry_title(e),)
+        ]
 
     more = len(incoming) - len(drawn_in) + len(outgoing) - len(drawn_out)
-    return LocalMap(
+    centre, left, right = (
         (LOCAL_WIDTH // 2, height // 2),
         column(drawn_in, 230),
         column(drawn_out, LOCAL_WIDTH - 230),
-        more,
-        LOCAL_WIDTH,
-        height,
+    )
+    return LocalMap(
+        centre, left, right, more, LOCAL_WIDTH, height, _local_edges(centre, left, right)
     )
