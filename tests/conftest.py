@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,11 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("LOWPREC_REQUIRE_BROWSER") == "1":
     settings.load_profile("ci")
 
+# PYTHONDONTWRITEBYTECODE (set on this machine and on some CI images) would make pytest
+# rewrite the asserts of every test module again in every worker on every run; the
+# rewritten modules are cached in tests/__pycache__ instead, as pytest does by default.
+sys.dont_write_bytecode = False
+
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "fixtures" / "minimal"
 
@@ -37,6 +43,14 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """CONTENT built once, for every test that only reads the site (none may change it)."""
     out = tmp_path_factory.mktemp("real") / "_site"
     build(Project(CONTENT, REPO / "templates", REPO / "static"), out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """CONTENT built with --offline (every link names a file), to open from its folder."""
+    out = tmp_path_factory.mktemp("offline") / "_site"
+    build(Project(CONTENT, REPO / "templates", REPO / "static"), out, offline=True)
     return out
 
 
