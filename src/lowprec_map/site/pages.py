@@ -286,7 +286,8 @@ def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
 
 
 def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
-    """One page per entry; context: `entry`, `model`, `backlinks`, and per type a little more."""
+    """One page per entry; context: `entry`, `backlinks`, and per type a little more (the
+    renderer adds `model`, the entry's linked fields)."""
     for entry_type in REGISTRY.page_types:
         for entry in graph.entries(entry_type.name):
             title = vars(entry.model).get("title", entry.id)
@@ -307,7 +308,6 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context
         outgoing = list(targets.values())
         found: dict[str, object] = {
             "entry": entry,
-            "model": entry.model,
             "backlinks": backlinks,
             "local_map": vars(local_layout(backlinks, outgoing)),
         }

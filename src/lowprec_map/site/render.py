@@ -203,6 +203,10 @@ class Renderer:
         template = self.env.get_template(spec.template)
         reader = self._reader(graph)
         variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
+        if isinstance(variables.get("entry"), LinkedEntry):
+            # An entry page's `model`: the linked entry's own fields, so a build resolves
+            # them once for every page that shows the entry.
+            variables["model"] = variables["entry"].model
         page_file = output_file(spec.url)
         placement = _placement_of(page_file, variables.get("absolute_root"))
         macros = self._macros(placement)
