@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.schema.entries import Measurement, Setting
@@ -24,11 +25,12 @@ UNSIZED_SLOT = 48  # width of the 'size not stated' column left of the size axis
 SHAPES = ("circle", "square", "triangle", "diamond", "cross", "star")
 
 
-@dataclass(frozen=True)
-class Mark:
-    """A measurement's place on its chart; `low`/`high` span a range."""
+class Mark(NamedTuple):
+    """A measurement's place on its chart (`low`/`high` span a range): drawn as a card of
+    its claim, so a save redraws only the marks of the claims it changed."""
 
-    index: int  # of its row in the chart's rows
+    claim: Entry
+    position: int  # of the measurement in the claim's list
     x: float
     y: float
     low: float
@@ -91,7 +93,7 @@ def _chart(metric: Entry, rows: list[Row]) -> Chart:
     offsets = {f: (i - (len(formats) - 1) / 2) * 7 for i, f in enumerate(formats)}
     marks = []
     taken: dict[tuple[float, float], int] = {}  # marks already at a place
-    for index, row in enumerate(rows):
+    for row in rows:
         m = row.measurement
         x = x_of(m.size_b) if m.size_b is not None else left + UNSIZED_SLOT / 2
         x, y = x + offsets[m.format], y_of((m.low + m.high) / 2)
@@ -100,7 +102,8 @@ def _chart(metric: Entry, rows: list[Row]) -> Chart:
         taken[(x, y)] = nudge + 1
         marks.append(
             Mark(
-                index,
+                row.claim,
+                row.position,
                 round(x + 9 * nudge, 1),
                 y,
                 y_of(m.low),

@@ -120,8 +120,8 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
         "entries": entries,
         "edges": [{"source": s, "target": t, "relation": r} for s, t, r in graph.edges()],
         "measurements": [
-            _measurement_data(graph, claim, m)
-            for claim, m in measurement_rows(graph.entries("claim"))
+            _measurement_data(graph, row.claim, row.measurement)
+            for row in measurement_rows(graph.entries("claim"))
         ],
     }
     # Compact: with `indent`, json falls back to its pure-Python encoder (10x slower).
@@ -160,7 +160,9 @@ def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(MEASUREMENT_COLUMNS)
-    for entry, m in measurement_rows(graph.entries("claim")):
+    for entry, m in (
+        (row.claim, row.measurement) for row in measurement_rows(graph.entries("claim"))
+    ):
         data = _measurement_data(graph, entry, m)
         data.update(data.pop("setting"), claim=entry.id, source=m.source)
         data["claim_url"] = base_url + entry_url(entry)

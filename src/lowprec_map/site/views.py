@@ -229,10 +229,17 @@ def label_start(name: str, limit: int) -> str:
 
 
 class Row(NamedTuple):
-    """One measurement with the claim that carries it."""
+    """One measurement, named by the claim that carries it and its place in the claim's list
+    (templates draw a row as a card of the claim, so it is drawn once wherever it shows)."""
 
     claim: Entry
-    measurement: Measurement
+    position: int  # of the measurement in the claim's list
+
+    @property
+    def measurement(self) -> Measurement:
+        """The measurement itself."""
+        assert isinstance(self.claim.model, Claim)
+        return self.claim.model.measurements[self.position]
 
 
 def measurement_rows(claims: list[Entry]) -> list[Row]:
@@ -240,5 +247,5 @@ def measurement_rows(claims: list[Entry]) -> list[Row]:
     rows: list[Row] = []
     for claim in claims:
         assert isinstance(claim.model, Claim)
-        rows.extend(Row(claim, m) for m in claim.model.measurements)
+        rows.extend(Row(claim, i) for i in range(len(claim.model.measurements)))
     return rows
