@@ -161,10 +161,10 @@ def raw_request(base: str, request: bytes, *, ends_here: bool = False) -> bytes:
     with socket.create_connection((host, int(port)), timeout=5) as sock:
         try:
             sock.sendall(request)
+            if ends_here:
+                sock.shutdown(socket.SHUT_WR)
         except OSError:
             return b""  # the server closed on junk before reading it all: a fine answer
-        if ends_here:
-            sock.shutdown(socket.SHUT_WR)
         chunks = []
         try:
             while chunk := sock.recv(65536):
