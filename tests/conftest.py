@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from hypothesis import settings
+from page_facts import PageFacts, facts_of
 
 from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
@@ -54,13 +55,30 @@ def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+class ParsedPages(dict[str, BeautifulSoup]):
+    """A site's HTML pages by their path in the site, each parsed when first looked up."""
+
+    def __init__(self, site: Path) -> None:
+        super().__init__()
+        self.site = site
+
+    def __missing__(self, name: str) -> BeautifulSoup:
+        page = BeautifulSoup((self.site / name).read_text("utf-8"), "html.parser")
+        self[name] = page
+        return page
+
+
 @pytest.fixture(scope="session")
-def real_pages(real_site: Path) -> dict[str, BeautifulSoup]:
-    """Every HTML page of `real_site`, parsed once, by its path in the site."""
-    return {
-        p.relative_to(real_site).as_posix(): BeautifulSoup(p.read_text("utf-8"), "html.parser")
-        for p in sorted(real_site.rglob("*.html"))
-    }
+def real_pages(real_site: Path) -> ParsedPages:
+    """Pages of `real_site` as BeautifulSoup trees, for tests that look into a few; the
+    checks of every page read `real_facts`."""
+    return ParsedPages(real_site)
+
+
+@pytest.fixture(scope="session")
+def real_facts(real_site: Path) -> dict[str, PageFacts]:
+    """What the whole-site checks read of every page of `real_site`, parsed once."""
+    return facts_of(real_site)
 
 
 @pytest.fixture(scope="session")
