@@ -210,8 +210,8 @@ class LocalMap:
 def _local_edges(
     centre: tuple[int, int], incoming: list[LocalNode], outgoing: list[LocalNode]
 ) -> str:
-    """Every edge of a local map as an SVG path, incoming first: built here because the
-    template drew each from eight computed numbers, most of an entry page's time."""
+    """Every edge of a local map as an SVG path, incoming first (numbers only), built here
+    like the map's edges: a template loop computing eight numbers per edge cost more."""
     cx, cy = centre
     paths = [
         f'<path class="edge" d="M {x} {y} C {(x + cx) / 2} {y}, {(x + cx) / 2} {cy}, {cx} {cy}"/>'
