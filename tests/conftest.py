@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+
+# PYTHONDONTWRITEBYTECODE (set on this machine and on some CI images) would make pytest
+# rewrite the asserts of every test module, and of the plugins it loads (hypothesis's
+# 70-odd modules), again in every worker on every run: the rewritten modules are cached
+# as pytest does by default. Set before the imports below, which load those modules.
+sys.dont_write_bytecode = False
+
 import os
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,11 +30,6 @@ from lowprec_map.pipeline import build
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("LOWPREC_REQUIRE_BROWSER") == "1":
     settings.load_profile("ci")
-
-# PYTHONDONTWRITEBYTECODE (set on this machine and on some CI images) would make pytest
-# rewrite the asserts of every test module again in every worker on every run; the
-# rewritten modules are cached in tests/__pycache__ instead, as pytest does by default.
-sys.dont_write_bytecode = False
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "fixtures" / "minimal"
