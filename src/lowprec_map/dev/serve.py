@@ -42,6 +42,7 @@ from lowprec_map.pipeline import (
     static_files,
     static_names,
 )
+from lowprec_map.site.layout import LayoutMemo
 from lowprec_map.site.pages import plan_pages
 from lowprec_map.site.reads import Fact, changed_facts
 from lowprec_map.site.render import Renderer
@@ -68,6 +69,7 @@ class DevSite:
     files: dict[str, bytes] = field(default_factory=dict)  # what `out` holds
     reads: dict[str, frozenset[Fact]] = field(default_factory=dict)  # per page, last render
     cache: ContentCache = field(default_factory=ContentCache)
+    layouts: LayoutMemo = field(default_factory=LayoutMemo)  # the map's, while links stay
     renderer: Renderer | None = None
     graph: MapGraph | None = None
     theme_stamp: tuple[tuple[str, float], ...] = ()
@@ -112,7 +114,7 @@ class DevSite:
         assert self.renderer is not None
         fresh: dict[str, bytes] = {}
         reads: dict[str, frozenset[Fact]] = {}
-        specs = plan_pages(graph)
+        specs = plan_pages(graph, layouts=self.layouts)
         if not self.reads:
             self.renderer.compile(specs)  # a new renderer: check every template first
         if changed is not None:

@@ -22,7 +22,7 @@ from lowprec_map.site.evidence_views import (
     program_prediction,
     program_predictions,
 )
-from lowprec_map.site.layout import layout_map, local_layout
+from lowprec_map.site.layout import LayoutMemo, local_layout
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.urls import entry_url, listing_url
 from lowprec_map.site.views import (
@@ -58,8 +58,12 @@ LANDING_TENSIONS = 3
 FIXED_URLS = ("", "map/", "compare/", "search/", "changes/")
 
 
-def plan_pages(graph: MapGraph, base_url: str | None = None) -> list[PageSpec]:
-    """Every page of the site, in a stable order; `base_url` overrides site.yaml's."""
+def plan_pages(
+    graph: MapGraph, base_url: str | None = None, layouts: LayoutMemo | None = None
+) -> list[PageSpec]:
+    """Every page of the site, in a stable order; `base_url` overrides site.yaml's;
+    `layouts` keeps the map's layout across rebuilds (serve)."""
+    memo = layouts or LayoutMemo()
     pages = [
         PageSpec("", "index.html", graph.site.title, graph.site.description, _landing),
         PageSpec(
@@ -67,7 +71,7 @@ def plan_pages(graph: MapGraph, base_url: str | None = None) -> list[PageSpec]:
             "map.html",
             "The map",
             "Papers, claims, tensions, programs and failure modes, and how they connect.",
-            _map_context,
+            lambda reader: _map_context(reader, memo),
         ),
         PageSpec(
             "compare/",
@@ -166,9 +170,9 @@ def _landing(reader: Reader) -> Context:
     }
 
 
-def _map_context(reader: Reader) -> Context:
+def _map_context(reader: Reader, layouts: LayoutMemo) -> Context:
     """The build-time layout of the graph, and the programs its filter lists."""
-    layout = layout_map(reader.links())
+    layout = layouts.layout(reader.links())
     return {"layout": layout, "nodes": layout.node_cards(), "programs": reader.entries("program")}
 
 
