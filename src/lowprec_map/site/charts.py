@@ -62,10 +62,12 @@ class Chart:
 
 def metric_charts(reader: Reader) -> tuple[list[Chart], list[Entry]]:
     """A chart per metric with measurements, and the metrics that have none yet."""
-    rows = measurement_rows(reader.entries("claim"))
+    by_metric: dict[str, list[Row]] = {}
+    for row in measurement_rows(reader.entries("claim")):
+        by_metric.setdefault(row.measurement.metric, []).append(row)
     charts, empty = [], []
     for metric in in_file_order(reader.entries("metric")):
-        mine = [r for r in rows if r.measurement.metric == metric.id]
+        mine = by_metric.get(metric.id)
         if mine:
             charts.append(_chart(metric, mine))
         else:
@@ -77,24 +79,24 @@ def _chart(metric: Entry, rows: list[Row]) -> Chart:
     assert isinstance(metric.model, Metric)
     left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
     reference = metric.model.no_change
-    values = [v for r in rows for v in (r.measurement.low, r.measurement.high)]
+    measured = [r.measurement for r in rows]
+    values = [v for m in measured for v in (m.low, m.high)]
     y_min, y_max, y_ticks = _nice_range([*values, *([reference] if reference is not None else [])])
 
     def y_of(value: float) -> float:
         return round(bottom - (value - y_min) / (y_max - y_min) * (bottom - top), 1)
 
-    sizes = [r.measurement.size_b for r in rows if r.measurement.size_b is not None]
+    sizes = [m.size_b for m in measured if m.size_b is not None]
     has_unsized = len(sizes) < len(rows)
     axis_left = left + (UNSIZED_SLOT if has_unsized else 0)
     x_of, x_ticks = _log_axis(sizes, axis_left + 12, right - 12)
-    formats = list(dict.fromkeys(r.measurement.format for r in sorted(rows, key=_format_key)))
+    formats = list(dict.fromkeys(sorted(m.format for m in measured)))
     shapes = {f: SHAPES[i % len(SHAPES)] for i, f in enumerate(formats)}
     # Marks at the same place are spread sideways by format, so none hides another.
     offsets = {f: (i - (len(formats) - 1) / 2) * 7 for i, f in enumerate(formats)}
     marks = []
     taken: dict[tuple[float, float], int] = {}  # marks already at a place
-    for row in rows:
-        m = row.measurement
+    for row, m in zip(rows, measured, strict=True):
         x = x_of(m.size_b) if m.size_b is not None else left + UNSIZED_SLOT / 2
         x, y = x + offsets[m.format], y_of((m.low + m.high) / 2)
         # Equal values at one size (two batch sizes, say) would hide each other.
@@ -124,10 +126,6 @@ def _chart(metric: Entry, rows: list[Row]) -> Chart:
         y_of(reference) if reference is not None else None,
         has_unsized,
     )
-
-
-def _format_key(row: Row) -> str:
-    return row.measurement.format
 
 
 def _nice_range(values: list[float]) -> tuple[float, float, list[float]]:
