@@ -160,9 +160,8 @@ def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(MEASUREMENT_COLUMNS)
-    for entry, m in (
-        (row.claim, row.measurement) for row in measurement_rows(graph.entries("claim"))
-    ):
+    for row in measurement_rows(graph.entries("claim")):
+        entry, m = row.claim, row.measurement
         data = _measurement_data(graph, entry, m)
         data.update(data.pop("setting"), claim=entry.id, source=m.source)
         data["claim_url"] = base_url + entry_url(entry)

@@ -308,8 +308,7 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context
     def context(reader: Reader) -> Context:
         entry = reader.get(entry_type, entry_id)
         backlinks = reader.backlinks(entry)
-        targets = {e.key: e for e in reader.targets(entry) if e.key != entry.key}
-        outgoing = list(targets.values())
+        outgoing = [e for e in reader.targets(entry) if e.key != entry.key]  # each once
         found: dict[str, object] = {
             "entry": entry,
             "backlinks": backlinks,
