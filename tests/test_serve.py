@@ -23,14 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lowprec_map.content.check import check
-from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.dev.serve import DevSite, watch_saves
 from lowprec_map.pipeline import build
 from lowprec_map.site import pages
-from lowprec_map.site.pages import PageSpec
-from lowprec_map.site.reads import Fact
-from lowprec_map.site.render import Renderer
 
 
 def free_port() -> int:
@@ -270,23 +266,12 @@ sources:
 """
 
 
-def rendered_on_save(
-    dev: DevSite, path: Path, old: str, new: str, monkeypatch: pytest.MonkeyPatch
-) -> list[str]:
-    """URLs of the pages the next rebuild renders after replacing `old` with `new`."""
-    urls: list[str] = []
-    render = Renderer.render
-
-    def spy(renderer: Renderer, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
-        urls.append(spec.url)
-        return render(renderer, spec, graph)
-
-    monkeypatch.setattr(Renderer, "render", spy)
+def rendered_on_save(dev: DevSite, path: Path, old: str, new: str) -> list[str]:
+    """URLs of the pages the next rebuild draws after replacing `old` with `new`."""
     path.write_text(path.read_text().replace(old, new))
     dev.rebuild()
     dev.write_exports()
-    monkeypatch.setattr(Renderer, "render", render)
-    return urls
+    return dev.drawn
 
 
 def test_a_save_renders_only_pages_that_can_show_the_change(
@@ -300,38 +285,67 @@ def test_a_save_renders_only_pages_that_can_show_the_change(
     dev.rebuild()
     claims = project.content / "claims"
 
-    urls = rendered_on_save(dev, claims / "both-agree.yaml", "on something", "on X", monkeypatch)
+    urls = rendered_on_save(dev, claims / "both-agree.yaml", "on something", "on X")
     assert {"claims/both-agree/", "dossiers/alpha/", "dossiers/beta/", "claims/"} <= set(urls)
     assert "claims/alpha-fast/" not in urls  # cites alpha too, but never shows both-agree
+    # The landing reads every claim (to find the newest) but shows none of this one.
+    assert "" not in urls
     assert len(urls) < len(pages.plan_pages(check(project.content).graph)) / 2
     build(project, tmp_path / "full")
     assert tree(tmp_path / "dev") == tree(tmp_path / "full")
 
+    # A field only the dossier's own page shows: the pages that show the dossier's name
+    # (its claims, the ledger) are not redrawn.
+    dossiers = project.content / "dossiers"
+    urls = rendered_on_save(dev, dossiers / "alpha.yaml", "Alpha limitation.", "Alpha's limit.")
+    assert "dossiers/alpha/" in urls
+    assert not {"claims/alpha-fast/", "claims/", "dossiers/"} & set(urls)
+    build(project, tmp_path / "full-1")
+    assert tree(tmp_path / "dev") == tree(tmp_path / "full-1")
+
     # Made the newest claim, both-agree enters the landing's preview (and alpha-fast leaves).
     newest = "updated: 2026-11-30"
-    urls = rendered_on_save(
-        dev, claims / "both-agree.yaml", "updated: 2020-01-01", newest, monkeypatch
-    )
+    urls = rendered_on_save(dev, claims / "both-agree.yaml", "updated: 2020-01-01", newest)
     assert "" in urls and "claims/alpha-fast/" not in urls
     build(project, tmp_path / "full-2")
     assert tree(tmp_path / "dev") == tree(tmp_path / "full-2")
 
 
+# Edits the fixture accepts in any order; each toggles between its two texts. Pages
+# record what they read field by field: each kind of field is here, shown on few
+# pages or on all.
+TOGGLES = [
+    ("claims/both-agree.yaml", "Both agree on something.", "Both agree, mostly."),
+    ("claims/both-agree.yaml", "label: replicated", "label: measured"),
+    ("claims/alpha-fast.yaml", "updated: 2026-11-29", "updated: 2026-11-30"),
+    ("claims/beta-slow.yaml", "Beta finds it slow.", "Beta finds it slower."),
+    ("dossiers/alpha.yaml", "core: true", "core: false"),
+    ("dossiers/beta.yaml", "short_name: Beta", "short_name: Beta-2"),
+    ("dossiers/alpha.yaml", "programs: [prog]", "programs: []"),
+    ("programs/prog.yaml", "title: The program", "title: Renamed"),
+    ("tensions/alpha-vs-beta.yaml", "title: Fast or slow?", "title: Fast, or slow?"),
+    ("paths/start.yaml", "{claim: beta-slow}", "{claim: both-agree}"),
+    ("failure_modes/collapse.yaml", "title: Collapse", "title: Collapse!"),
+    ("pages/foundations.md", "# Formats", "# Formats, after [Beta](dossier:beta)"),
+    ("evidence.yaml", "name: Measured", "name: Measured once"),
+    ("pages/foundations.md", "title: Foundations", "title: Groundwork"),  # every masthead
+    ("pages/foundations.md", "Relative error is", "The relative error is"),  # the body only
+    ("dossiers/alpha.yaml", "read: abstract", "read: full-text"),
+    ("dossiers/alpha.yaml", "summary: Alpha summary.", "summary: Alpha, in short."),
+    ("claims/alpha-fast.yaml", "locator: Table 1", "locator: Fig. 1"),
+    ("site.yaml", "title: Test Map", "title: Test Map II"),
+]
+
+
 def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_path: Path) -> None:
-    """After each kind of edit, what serve wrote equals a fresh full build, byte for byte."""
+    """After each kind of edit (every toggle once, then an entry added), what serve wrote
+    equals a fresh full build, byte for byte."""
     project = make_project()
     dev = DevSite(project, tmp_path / "dev")
     dev.rebuild()
     dev.write_exports()
     content = project.content
-    edits = [
-        ("claims/alpha-fast.yaml", "Alpha is fast.", "Alpha is fast on H100."),
-        ("dossiers/beta.yaml", "short_name: Beta", "short_name: Beta-2"),
-        ("claims/both-agree.yaml", "label: replicated", "label: measured"),
-        ("programs/prog.yaml", "title: The program", "title: The renamed program"),
-        ("pages/foundations.md", "# Formats", "# Formats, see [Alpha](dossier:alpha)"),
-    ]
-    for step, (name, old, new) in enumerate(edits):
+    for step, (name, old, new) in enumerate(TOGGLES):
         path = content / name
         path.write_text(path.read_text().replace(old, new))
         dev.rebuild()
@@ -388,24 +402,6 @@ def test_saves_are_noticed_and_a_failing_os_watch_falls_back_to_polling(
     (tmp_path / "b").mkdir()
     assert str(tmp_path / "b/a.yaml") in _changes_seen(tmp_path / "b")
     assert "watch limit reached" in capsys.readouterr().err
-
-
-# Edits the fixture accepts in any order; each toggles between its two texts.
-TOGGLES = [
-    ("claims/both-agree.yaml", "Both agree on something.", "Both agree, mostly."),
-    ("claims/both-agree.yaml", "label: replicated", "label: measured"),
-    ("claims/alpha-fast.yaml", "updated: 2026-11-29", "updated: 2026-11-30"),
-    ("claims/beta-slow.yaml", "Beta finds it slow.", "Beta finds it slower."),
-    ("dossiers/alpha.yaml", "core: true", "core: false"),
-    ("dossiers/beta.yaml", "short_name: Beta", "short_name: Beta-2"),
-    ("dossiers/alpha.yaml", "programs: [prog]", "programs: []"),
-    ("programs/prog.yaml", "title: The program", "title: Renamed"),
-    ("tensions/alpha-vs-beta.yaml", "title: Fast or slow?", "title: Fast, or slow?"),
-    ("paths/start.yaml", "{claim: beta-slow}", "{claim: both-agree}"),
-    ("failure_modes/collapse.yaml", "title: Collapse", "title: Collapse!"),
-    ("pages/foundations.md", "# Formats", "# Formats, after [Beta](dossier:beta)"),
-    ("evidence.yaml", "name: Measured", "name: Measured once"),
-]
 
 
 @pytest.fixture(scope="module")

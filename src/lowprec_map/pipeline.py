@@ -112,7 +112,7 @@ def _write_pages(  # noqa: PLR0917 - private; the build's own values
 
     def writer(share: list[PageSpec]) -> Callable[[], int]:
         def render_and_write() -> int:
-            pages = ((output_file(s.url), renderer.render(s, graph)[0]) for s in share)
+            pages = ((output_file(s.url), renderer.render(s, graph)) for s in share)
             return write_files(pages, staging, out)
 
         return render_and_write

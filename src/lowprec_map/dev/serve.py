@@ -2,8 +2,9 @@
 
 `DevSite` keeps the last good site on disk and in memory. On each save it
 re-checks the content, finds which facts changed (`site.reads.changed_facts`),
-re-renders the pages that read one of them, and writes only files whose bytes
-differ. While the content has errors, every page request is answered with a
+and redraws a page when its templates read one of them, or when its context
+read one and came out different (`PageRecord`); it writes only files whose
+bytes differ. While the content has errors, every page request is answered with a
 page listing them; the next good save brings the pages back.
 
 watchfiles reports saves (the OS notifies; it polls where the OS cannot);
@@ -14,6 +15,7 @@ Nothing here is used by `build`, so published builds carry no reload script.
 
 from __future__ import annotations
 
+import functools
 import html
 import mimetypes
 import sys
@@ -43,8 +45,8 @@ from lowprec_map.pipeline import (
     static_names,
 )
 from lowprec_map.site.layout import LayoutMemo
-from lowprec_map.site.pages import plan_pages
-from lowprec_map.site.reads import Fact, changed_facts
+from lowprec_map.site.pages import Context, PageSpec, plan_pages
+from lowprec_map.site.reads import Fact, changed_facts, context_shape
 from lowprec_map.site.render import Renderer
 from lowprec_map.site.template_errors import TemplateFailure
 from lowprec_map.site.urls import output_file
@@ -59,21 +61,48 @@ by itself.</p><pre>{problems}</pre></main></body></html>
 """
 
 
+@dataclass(frozen=True)
+class PageRecord:
+    """What a page's last drawing came from: its context and what computing it read, and
+    what its templates read (field by field, see `site.reads`)."""
+
+    spec: PageSpec
+    context: Context
+    context_facts: frozenset[Fact]
+    drawn_facts: frozenset[Fact]
+
+    def unchanged(self, changed: set[Fact]) -> bool:
+        """Nothing it read changed."""
+        return self.context_facts.isdisjoint(changed) and self.drawn_facts.isdisjoint(changed)
+
+    @functools.cached_property
+    def shape(self) -> object:
+        """What decides the page's bytes besides the fields its templates read."""
+        spec = self.spec
+        return spec.template, spec.title, spec.description, context_shape(self.context)
+
+    def draws_like(self, last: PageRecord, changed: set[Fact]) -> bool:
+        """Drawn, this would give `last`'s bytes: its templates would read nothing that
+        changed (what they read follows from the context) from the same context but for
+        the entries' objects."""
+        return last.drawn_facts.isdisjoint(changed) and self.shape == last.shape
+
+
 @dataclass
 class DevSite:
-    """The incremental builder behind `serve`: the last graph, each page's reads, the files."""
+    """The incremental builder behind `serve`: the last graph, each page's record, the files."""
 
     project: Project
     out: Path
     errors: list[Problem] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)  # what `out` holds
-    reads: dict[str, frozenset[Fact]] = field(default_factory=dict)  # per page, last render
+    pages: dict[str, PageRecord] = field(default_factory=dict)  # per page, its last drawing
     cache: ContentCache = field(default_factory=ContentCache)
     layouts: LayoutMemo = field(default_factory=LayoutMemo)  # the map's, while links stay
     renderer: Renderer | None = None
     graph: MapGraph | None = None
     theme_stamp: tuple[tuple[str, float], ...] = ()
-    rendered: int = 0  # pages rendered by the last rebuild
+    drawn: list[str] = field(default_factory=list)  # URLs of the pages the last rebuild drew
 
     def load_existing(self) -> None:
         """Remember what the output folder holds, so unchanged files are not rewritten."""
@@ -94,40 +123,47 @@ class DevSite:
             new_theme = stamp != self.theme_stamp or self.renderer is None
             if new_theme:  # the first build, or templates or assets changed: every page
                 self.renderer = Renderer(project.templates, project.static, cache=project.cache)
-                self.reads = {}
-            changed = None if self.graph is None else changed_facts(self.graph, result.graph)
+                self.pages = {}
+            changed = set() if self.graph is None else changed_facts(self.graph, result.graph)
             try:
-                fresh, reads = self._render(result.graph, changed)
+                fresh, records = self._render(result.graph, changed)
             except TemplateFailure as failure:
                 return self._failed([failure.problem])
             if new_theme:
                 fresh.update(static_files(project))
-            names = {*reads, *EXPORT_NAMES, *static_names(project)}
+            names = {*records, *EXPORT_NAMES, *static_names(project)}
             written = self._write(fresh, names)
-            self.graph, self.reads, self.theme_stamp, self.errors = result.graph, reads, stamp, []
+            self.graph, self.pages, self.theme_stamp, self.errors = result.graph, records, stamp, []
             return written
 
     def _render(
-        self, graph: MapGraph, changed: set[Fact] | None
-    ) -> tuple[dict[str, bytes], dict[str, frozenset[Fact]]]:
-        """The pages whose recorded reads changed (all, without a previous render)."""
+        self, graph: MapGraph, changed: set[Fact]
+    ) -> tuple[dict[str, bytes], dict[str, PageRecord]]:
+        """The pages that may show a change (each without a previous drawing), drawn."""
         assert self.renderer is not None
         fresh: dict[str, bytes] = {}
-        reads: dict[str, frozenset[Fact]] = {}
+        records: dict[str, PageRecord] = {}
         specs = plan_pages(graph, layouts=self.layouts)
-        if not self.reads:
+        if not self.pages:
             self.renderer.compile(specs)  # a new renderer: check every template first
-        if changed is not None:
-            self.renderer.forget(changed)
+        self.renderer.forget(changed)
+        self.drawn = []
         for spec in specs:
             name = output_file(spec.url)
-            last = self.reads.get(name)
-            if changed is not None and last is not None and last.isdisjoint(changed):
-                reads[name] = last
+            last = self.pages.get(name)
+            if last is not None and last.unchanged(changed):
+                records[name] = last
                 continue
-            fresh[name], reads[name] = self.renderer.render(spec, graph)
-        self.rendered = len(fresh)
-        return fresh, reads
+            page = self.renderer.context(spec, graph)
+            if last is not None:
+                kept = PageRecord(spec, page.values, page.facts, last.drawn_facts)
+                if kept.draws_like(last, changed):
+                    records[name] = kept
+                    continue
+            fresh[name], drawn_facts = self.renderer.draw(spec, page)
+            records[name] = PageRecord(spec, page.values, page.facts, drawn_facts)
+            self.drawn.append(spec.url)
+        return fresh, records
 
     def _failed(self, problems: list[Problem]) -> list[str]:
         self.errors = problems

@@ -41,11 +41,9 @@ class Mark(NamedTuple):
 
 @dataclass(frozen=True)
 class Chart:
-    """One metric's chart: axes, ticks, marks and the legend's formats."""
+    """One metric's chart as drawn around its marks: axes, ticks and the legend's formats
+    (numbers and names only: the entries it plots come beside it, in `MetricChart`)."""
 
-    metric: Entry
-    rows: list[Row]
-    marks: list[Mark]
     x_ticks: list[tuple[float, str]]
     y_ticks: list[tuple[float, str]]
     formats: list[tuple[str, str]]  # (format, shape), in legend order
@@ -60,7 +58,16 @@ class Chart:
         return LEFT, TOP, self.width - RIGHT, self.height - BOTTOM
 
 
-def metric_charts(reader: Reader) -> tuple[list[Chart], list[Entry]]:
+class MetricChart(NamedTuple):
+    """A metric with measurements: its chart, its table's rows, the chart's marks."""
+
+    metric: Entry
+    chart: Chart
+    rows: list[Row]
+    marks: list[Mark]
+
+
+def metric_charts(reader: Reader) -> tuple[list[MetricChart], list[Entry]]:
     """A chart per metric with measurements, and the metrics that have none yet."""
     by_metric: dict[str, list[Row]] = {}
     for row in measurement_rows(reader.entries("claim")):
@@ -75,7 +82,7 @@ def metric_charts(reader: Reader) -> tuple[list[Chart], list[Entry]]:
     return charts, empty
 
 
-def _chart(metric: Entry, rows: list[Row]) -> Chart:
+def _chart(metric: Entry, rows: list[Row]) -> MetricChart:
     assert isinstance(metric.model, Metric)
     left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
     reference = metric.model.no_change
@@ -116,16 +123,14 @@ def _chart(metric: Entry, rows: list[Row]) -> Chart:
         )
     if has_unsized:
         x_ticks = [(left + UNSIZED_SLOT / 2, "n/s"), *x_ticks]
-    return Chart(
-        metric,
-        rows,
-        marks,
+    chart = Chart(
         x_ticks,
         [(y_of(v), _number(v)) for v in y_ticks],
         [(f, shapes[f]) for f in formats],
         y_of(reference) if reference is not None else None,
         has_unsized,
     )
+    return MetricChart(metric, chart, rows, marks)
 
 
 def _nice_range(values: list[float]) -> tuple[float, float, list[float]]:

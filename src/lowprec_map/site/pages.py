@@ -180,7 +180,7 @@ def _compare_context(reader: Reader) -> Context:
     """Per metric with measurements, its chart and rows; the metrics still without any."""
     charts, empty = metric_charts(reader)
     return {
-        "charts": [(chart.metric, chart, chart.rows, chart.marks) for chart in charts],
+        "charts": charts,
         "empty_metrics": empty,
         "measurement_count": sum(len(chart.rows) for chart in charts),
     }

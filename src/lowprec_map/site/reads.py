@@ -3,10 +3,11 @@
 A page's context is computed through a `Reader`, which answers from the graph
 and notes each answer's *fact*: an entry's content, who refers to an entry,
 which entries of a type exist. Templates receive entries as `LinkedEntry`
-values whose reference fields hold the entries they name, resolved through
-the same reader, so what a template shows is recorded too. `serve` re-renders
-a page exactly when one of its facts changed (see `changed_facts`); nothing is
-declared by hand.
+values whose reference fields hold the entries they name, and each field a
+template reads is noted as a fact of its own, so what a template shows is
+recorded too, field by field. `serve` redraws a page when a fact its template
+read changed, or when one its context read changed and the context came out
+different (see `changed_facts` and `context_shape`); nothing is declared by hand.
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ from lowprec_map.content.refs import reference_fields
 from lowprec_map.schema.entries import PathStep
 from lowprec_map.schema.frame import Site
 
-Fact = str  # 'type:id' an entry's content; '<type:id' who refers to it; '*type' which exist
+# 'type:id' an entry's content, 'type:id.field' one of its fields (or its body);
+# '<type:id' who refers to it; '*type' which entries of a type exist; '*' anything.
+Fact = str
+
+
+def field_fact(key: str, name: str) -> Fact:
+    """The fact 'field `name` (or 'body') of the entry `key`'."""
+    return f"{key}.{name}"
 
 
 def backlinks_fact(key: str) -> Fact:
@@ -87,6 +95,11 @@ class Reader:
         entry = self.graph.get(entry_type, entry_id)
         self.note(entry.key)
         return entry
+
+    def resolve(self, entry_type: str, entry_id: str) -> LinkedEntry:
+        """The entry a reference names, linked, noting nothing: the reference was read as
+        a field of its own, and the entry named notes the fields a template reads."""
+        return self.linked(self.graph.get(entry_type, entry_id))
 
     def find(self, entry_type: str, entry_id: str) -> Entry | None:
         """The entry of that type and id, or None (recorded either way)."""
@@ -164,6 +177,7 @@ def changed_facts(before: MapGraph, after: MapGraph) -> set[Fact]:
         ):
             continue
         changed.add(key)
+        changed.update(field_fact(key, name) for name in _changed_fields(old, new))
         if old is None or new is None:
             changed.add(members_fact(key.split(":", 1)[0]))
         # What it refers to now and did not then, or the reverse, gains or loses a backlink.
@@ -175,59 +189,115 @@ def changed_facts(before: MapGraph, after: MapGraph) -> set[Fact]:
     return changed
 
 
+def _changed_fields(old: Entry | None, new: Entry | None) -> set[str]:
+    """The fields (and 'body') that differ; all of them when the entry came or went."""
+    if old is None or new is None or type(old.model) is not type(new.model):
+        present = [e for e in (old, new) if e is not None]
+        return {"body", *(name for e in present for name in type(e.model).model_fields)}
+    fields = {
+        name
+        for name in type(new.model).model_fields
+        if getattr(old.model, name) != getattr(new.model, name)
+    }
+    return fields | {"body"} if old.body != new.body else fields
+
+
+def context_shape(value: Any) -> Any:
+    """A page context as it decides what the page shows, for comparing two contexts: each
+    entry stands as its key, as templates read its fields through `LinkedEntry`, each one
+    recorded; everything else is compared as it is.
+
+    It walks the containers `linked` walks, and only those: an entry kept in any other
+    value reaches templates unlinked, so that value is compared whole, entries included.
+    """
+    if isinstance(value, Entry):
+        return ("entry", value.key)
+    if isinstance(value, list | tuple):
+        return (type(value), [context_shape(item) for item in value])
+    if isinstance(value, dict):
+        return (dict, [(key, context_shape(item)) for key, item in value.items()])
+    return value
+
+
 # ---------------------------------------------------------------- linked values
 
 
 class LinkedEntry:
-    """An entry as templates see it: `model`'s reference fields hold entries, not ids."""
+    """An entry as templates see it: `model`'s reference fields hold entries, not ids, and
+    each field read (and the body) is recorded as a fact of its own."""
 
     def __init__(self, entry: Entry, reader: Reader) -> None:
-        self.entry = entry
+        self._entry = entry
         self.reader = reader
-        self.type, self.id, self.key, self.body = entry.type, entry.id, entry.key, entry.body
-        reader.note(entry.key)
+        self.type, self.id, self.key = entry.type, entry.id, entry.key
 
     def __getattr__(self, name: str) -> Any:
         if name != "model":
             raise AttributeError(name)
         # The entry's fields, references resolved: made on first read (most entries on
         # a page are drawn by cards already drawn, and never read here).
-        self.model = LinkedModel(self.entry.model, self.reader)
+        self.model = LinkedModel(self._entry.model, self.reader, self.key)
         return self.model
+
+    @property
+    def body(self) -> str:
+        """The entry's Markdown body."""
+        self.reader.note(field_fact(self.key, "body"))
+        return self._entry.body
+
+    def fields(self, *names: str) -> Entry:
+        """The entry itself, for a function that reads only the fields `names` of it."""
+        self.reader.note(*(field_fact(self.key, name) for name in names))
+        return self._entry
+
+    def whole(self) -> Entry:
+        """The entry itself, for a function that may read any of it."""
+        self.reader.note(self.key)
+        return self._entry
 
 
 class LinkedModel:
     """A model's fields as templates read them: a reference field (a `RefTo` id, or a
-    list of them) holds the `LinkedEntry` it names, a nested model is linked too."""
+    list of them) holds the `LinkedEntry` it names, a nested model is linked too.
 
-    def __init__(self, model: BaseModel, reader: Reader) -> None:
+    Of an entry's model (`entry_key` given), every read notes the field's fact; a model
+    nested in field `field` notes that field's fact at every read of its own fields.
+    """
+
+    def __init__(
+        self, model: BaseModel, reader: Reader, entry_key: str | None = None, field: str = ""
+    ) -> None:
         self._model = model
         self._reader = reader
-        self._references: dict[str, tuple[Any, tuple[Fact, ...]]] = {}
+        self._entry_key = entry_key
+        self._field = field
+        self._known: dict[str, Any] = {}
 
     def __getattr__(self, name: str) -> Any:
-        known = self._references.get(name)
-        if known is not None:  # resolved before: its facts are recorded at every read
-            self._reader.note(*known[1])
-            return known[0]
-        value = getattr(self._model, name)
-        target = reference_fields(type(self._model)).get(name)
-        linked = _link(value, target, self._reader)
-        if target is None or not self._reader.records:
-            setattr(self, name, linked)  # later reads skip __getattr__
+        reader, key = self._reader, self._entry_key
+        if key is not None and reader.records:
+            # Recorded at every read: a card drawn later records what it reads too.
+            reader.note(field_fact(key, self._field or name))
+            if name in self._known:
+                return self._known[name]
+        value = _link(getattr(self._model, name), type(self._model), name, self)
+        if key is None or not reader.records:
+            setattr(self, name, value)  # later reads skip __getattr__
         else:
-            named = linked if isinstance(linked, list) else [linked] if linked else []
-            self._references[name] = (linked, tuple(e.key for e in named))
-        return linked
+            self._known[name] = value
+        return value
+
+    def _nested(self, model: BaseModel, name: str) -> LinkedModel:
+        return LinkedModel(model, self._reader, self._entry_key, self._field or name)
 
     @property
     def named(self) -> LinkedEntry | None:
         """The entry a reading-path step names, if it names one."""
         assert isinstance(self._model, PathStep)
-        for name, target in reference_fields(PathStep).items():
-            value = getattr(self._model, name)
+        for name in reference_fields(PathStep):
+            value = getattr(self, name)
             if value is not None:
-                return self._reader.linked(self._reader.get(target, value))
+                return value  # type: ignore[no-any-return]
         return None
 
 
@@ -246,15 +316,18 @@ def linked(value: Any, reader: Reader) -> Any:
     return value
 
 
-def _link(value: Any, target: str | None, reader: Reader) -> Any:
+def _link(value: Any, model: type[BaseModel], name: str, owner: LinkedModel) -> Any:
+    """Field `name`'s value as templates see it: references resolved, nested models linked."""
+    target = reference_fields(model).get(name)
+    reader = owner._reader
     if target is not None:
         if isinstance(value, str):
-            return reader.linked(reader.get(target, value))
+            return reader.resolve(target, value)
         if isinstance(value, list):
-            return [reader.linked(reader.get(target, v)) for v in value]
+            return [reader.resolve(target, v) for v in value]
         return value  # None
     if isinstance(value, BaseModel):
-        return LinkedModel(value, reader)
+        return owner._nested(value, name)
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):
-        return [LinkedModel(item, reader) for item in value]
+        return [owner._nested(item, name) for item in value]
     return value

@@ -10,38 +10,40 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import html
-import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from markdown_it import MarkdownIt
 from markupsafe import Markup
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import PREDICTION_RULE
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.charts import setting_text, value_text
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
-from lowprec_map.site.pages import PageSpec
+from lowprec_map.site.markdown import make_markdown, resolve_mentions
+from lowprec_map.site.pages import Context, PageSpec
 from lowprec_map.site.reads import (
     Fact,
     LinkedEntry,
     Reader,
     UnrecordedReader,
+    field_fact,
     linked,
     members_fact,
 )
-from lowprec_map.site.template_errors import TEMPLATE_MISTAKES, TemplateFailure, template_problem
+from lowprec_map.site.template_errors import (
+    TEMPLATE_MISTAKES,
+    TemplateFailure,
+    check_blocks,
+    template_problem,
+)
 from lowprec_map.site.urls import (
     asset_url,
-    is_safe_link,
     listing_url,
     naming_files,
     output_file,
@@ -49,6 +51,8 @@ from lowprec_map.site.urls import (
     url_of,
 )
 from lowprec_map.site.views import (
+    SUMMARY_FIELDS,
+    TITLE_FIELDS,
     entry_summary,
     entry_title,
     first_sentence,
@@ -57,32 +61,18 @@ from lowprec_map.site.views import (
     search_text,
 )
 
-_EXTENDS = re.compile(r"\{%-?\s*extends\s+[\"']([^\"']+)[\"']")
-_BLOCK_TAGS = re.compile(r"\{%-?\s*(block|endblock)\b\s*(\w*)")
 MAX_CHROMES = 64  # folder depths times the versions of the site a serve session keeps
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
 Placement = tuple[int, str | None]  # a page's folder depth, and the 404 page's absolute root
 
 
-def make_markdown() -> MarkdownIt:
-    """CommonMark plus tables and $math$; raw HTML, images and unsafe links off."""
-    md = MarkdownIt("commonmark", {"html": False, "typographer": True})
-    md.enable(["table", "strikethrough", "replacements", "smartquotes"])
-    md.disable("image")  # an image URL is a request to another host; content has none
-    md.use(dollarmath_plugin, allow_digits=False, allow_space=False, renderer=_math)
-    md.validateLink = is_safe_link  # type: ignore[method-assign]
-    return md
+@dataclass(frozen=True)
+class PageContext:
+    """A page's context as computed, the reader it was computed through, and what it read."""
 
-
-def _math(tex: str, options: dict[str, Any]) -> str:
-    # Imported on first use: it pulls in urllib and ssl (~50 ms) and most pages have no math.
-    from latex2mathml.converter import convert as latex_to_mathml  # noqa: PLC0415
-
-    display = "block" if options.get("display_mode") else "inline"
-    try:
-        return str(latex_to_mathml(tex, display=display))
-    except Exception:  # latex2mathml raises many types; show the source instead
-        return f'<code class="math-source">{html.escape(tex)}</code>'
+    values: Context
+    reader: Reader
+    facts: frozenset[Fact]
 
 
 class Renderer:
@@ -116,7 +106,9 @@ class Renderer:
         self.modules: dict[Placement, Any] = {}
         # The page chrome (head links, masthead, footer) is the same on every page at one
         # folder depth: drawn once per depth and per site and pages shown (see `_chrome`).
-        self.chromes: dict[tuple[object, ...], tuple[list[object], dict[str, Markup]]] = {}
+        self.chromes: dict[
+            tuple[object, ...], tuple[list[object], dict[str, Markup], frozenset[Fact]]
+        ] = {}
         self._shown_site: tuple[Site | None, Site | None] = (None, None)
         self._nav: tuple[MapGraph | None, list[Entry]] = (None, [])
         # Cards drawn, with the facts they read (see `_card` and `forget`).
@@ -135,11 +127,11 @@ class Renderer:
         self.env.globals.update(
             offline=offline,
             type_name=type_name,
-            search_text=lambda e: search_text(e.entry),
-            entry_title=lambda e: entry_title(e.entry),
-            page_summary=lambda e: entry_summary(e.entry),
-            dossier_bibtex=lambda e: dossier_bibtex(e.entry),
-            claim_bibtex=lambda e, site: claim_bibtex(e.entry, site, site.base_url),
+            search_text=lambda e: search_text(e.whole()),
+            entry_title=lambda e: entry_title(e.fields(*TITLE_FIELDS)),
+            page_summary=lambda e: entry_summary(e.fields(*SUMMARY_FIELDS)),
+            dossier_bibtex=lambda e: dossier_bibtex(e.whole()),
+            claim_bibtex=lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
             ring_layout=ring_layout,
             first_sentence=first_sentence,
             label_start=label_start,
@@ -163,46 +155,34 @@ class Renderer:
         try:
             for name in sorted({s.template for s in specs} | {"partials/macros.html"}):
                 self.env.get_template(name)
-                self._check_blocks(name)
+                check_blocks(self.env, self.templates, name)
         except jinja2.TemplateError as exc:
             raise TemplateFailure(template_problem(exc, self.templates)) from None
 
-    def _check_blocks(self, name: str) -> None:
-        """A block the parent template does not define would never show: an error.
+    def render(self, spec: PageSpec, graph: MapGraph) -> bytes:
+        """One planned page as bytes; raises TemplateFailure."""
+        return self.draw(spec, self.context(spec, graph))[0]
 
-        Read from the source's tags (parsing every template again on every build cost
-        more than compiling them from the cache).
-        """
-        source = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
-        extends = _EXTENDS.search(source)
-        if extends is None:
-            return
-        parent = self.env.get_template(extends.group(1))
-        depth = 0
-        for tag in _BLOCK_TAGS.finditer(source):
-            if tag.group(1) == "endblock":
-                depth -= 1
-                continue
-            if depth == 0 and tag.group(2) not in parent.blocks:
-                line = source.count("\n", 0, tag.start()) + 1
-                message = f"block '{tag.group(2)}' is not in {parent.name}"
-                hint = suggest(tag.group(2), parent.blocks)
-                raise TemplateFailure(
-                    Problem(SourcePos(self.templates / name, line), message + hint)
-                )
-            depth += 1
-
-    def render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
-        """One planned page as bytes, and the facts it read; raises TemplateFailure."""
-        try:
-            return self._render(spec, graph)
-        except jinja2.TemplateError as exc:
-            raise TemplateFailure(template_problem(exc, self.templates)) from None
-
-    def _render(self, spec: PageSpec, graph: MapGraph) -> tuple[bytes, frozenset[Fact]]:
-        template = self.env.get_template(spec.template)
+    def context(self, spec: PageSpec, graph: MapGraph) -> PageContext:
+        """The page's context, computed through a reader of `graph` that records its reads."""
         reader = self._reader(graph)
-        variables = {name: linked(value, reader) for name, value in spec.context(reader).items()}
+        values = spec.context(reader)
+        return PageContext(values, reader, frozenset(reader.facts))
+
+    def draw(self, spec: PageSpec, page: PageContext) -> tuple[bytes, frozenset[Fact]]:
+        """The page drawn from its context, and what its templates read; raises
+        TemplateFailure."""
+        drawing = page.reader.start_recording()
+        try:
+            return self._draw_page(spec, page.values, page.reader), frozenset(drawing)
+        except jinja2.TemplateError as exc:
+            raise TemplateFailure(template_problem(exc, self.templates)) from None
+        finally:
+            page.reader.stop_recording(drawing)
+
+    def _draw_page(self, spec: PageSpec, values: Context, reader: Reader) -> bytes:
+        template = self.env.get_template(spec.template)
+        variables = {name: linked(value, reader) for name, value in values.items()}
         if isinstance(variables.get("entry"), LinkedEntry):
             # An entry page's `model`: the linked entry's own fields, so a build resolves
             # them once for every page that shows the entry.
@@ -222,14 +202,15 @@ class Renderer:
             )
         except TEMPLATE_MISTAKES as exc:  # e.g. a filter or global given the wrong value
             raise TemplateFailure(template_problem(exc, self.templates)) from None
-        return text.encode("utf-8"), frozenset(reader.facts)
+        return text.encode("utf-8")
 
     def _chrome(self, placement: Placement, site: Site, reader: Reader) -> dict[str, Markup]:
         """The head links, masthead and footer for a page at `placement`.
 
         Keyed by the identity of the very objects they show (the site and the pages in
         the masthead, kept alive beside the drawing so no identity is reused), so a
-        changed site or page draws them anew.
+        changed site or page draws them anew; what they read is recorded for every
+        page that shows them, as for cards.
         """
         pages = self._nav_pages(reader)
         shown: list[object] = [site, *pages]
@@ -238,13 +219,19 @@ class Renderer:
         if found is None:
             if len(self.chromes) >= MAX_CHROMES:  # serve: drawings of older sites and pages
                 self.chromes.clear()
-            macros, nav = self._macros(placement), linked(pages, reader)
-            drawn = {
-                "head_links": Markup(macros.head_links(site)),
-                "masthead": Markup(macros.masthead(site, nav)),
-                "site_footer": Markup(macros.site_footer(site)),
-            }
-            found = self.chromes[key] = (shown, drawn)
+            read = reader.start_recording()
+            try:
+                macros, nav = self._macros(placement), linked(pages, reader)
+                drawn = {
+                    "head_links": Markup(macros.head_links(site)),
+                    "masthead": Markup(macros.masthead(site, nav)),
+                    "site_footer": Markup(macros.site_footer(site)),
+                }
+            finally:
+                reader.stop_recording(read)
+            found = self.chromes[key] = (shown, drawn, frozenset(read))
+        else:
+            reader.note(*found[2])
         return found[1]
 
     def forget(self, changed: set[Fact]) -> None:
@@ -273,7 +260,7 @@ class Renderer:
                 drawn = Markup(macro(entry, *args))
             finally:
                 entry.reader.stop_recording(read)
-            found = self.cards[key] = (drawn, frozenset(read | {entry.key}))
+            found = self.cards[key] = (drawn, frozenset(read))
         else:
             entry.reader.note(*found[1])
         return found[0]
@@ -305,7 +292,8 @@ class Renderer:
         if graph is not reader.graph:
             pages = sorted(reader.graph.entries("page"), key=_page_order)
             self._nav = (reader.graph, pages)
-        reader.note(members_fact("page"), *(e.key for e in pages))
+        # Their order is theirs to say; what the masthead shows of them, it records.
+        reader.note(members_fact("page"), *(field_fact(e.key, "order") for e in pages))
         return pages
 
     def _reader(self, graph: MapGraph) -> Reader:
@@ -344,18 +332,8 @@ class Renderer:
 
     @jinja2.pass_context
     def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
-        source = _resolve_mentions(str(context["page_file"]), text or "", self.offline)
+        source = resolve_mentions(str(context["page_file"]), text or "", self.offline)
         return Markup(self.markdown.render(source))  # safe: raw HTML is off
-
-
-def _resolve_mentions(page_file: str, text: str, offline: bool) -> str:
-    """Turn `[x](dossier:qerl)` into a relative link to that entry's page (checked by link)."""
-
-    def link(match: re.Match[str]) -> str:
-        url = relative(page_file, url_of(match.group(1).replace("-", "_"), match.group(2)))
-        return f"]({naming_files(url) if offline else url})"
-
-    return REGISTRY.mention.sub(link, text)
 
 
 def _page_order(entry: Entry) -> tuple[int, str]:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from lowprec_map.errors import Problem, SourcePos
+from lowprec_map.errors import Problem, SourcePos, suggest
 
 
 class TemplateFailure(Exception):
@@ -40,3 +41,31 @@ def template_problem(exc: Exception, templates: Path) -> Problem:
         frame = frame.tb_next
     detail = str(exc) if isinstance(exc, jinja2.TemplateError) else f"{type(exc).__name__}: {exc}"
     return Problem(where, f"template error: {detail}")
+
+
+_EXTENDS = re.compile(r"\{%-?\s*extends\s+[\"']([^\"']+)[\"']")
+_BLOCK_TAGS = re.compile(r"\{%-?\s*(block|endblock)\b\s*(\w*)")
+
+
+def check_blocks(env: jinja2.Environment, templates: Path, name: str) -> None:
+    """A block the parent template does not define would never show: a TemplateFailure.
+
+    Read from the source's tags (parsing every template again on every build cost
+    more than compiling them from the cache).
+    """
+    source = env.loader.get_source(env, name)[0] if env.loader else ""
+    extends = _EXTENDS.search(source)
+    if extends is None:
+        return
+    parent = env.get_template(extends.group(1))
+    depth = 0
+    for tag in _BLOCK_TAGS.finditer(source):
+        if tag.group(1) == "endblock":
+            depth -= 1
+            continue
+        if depth == 0 and tag.group(2) not in parent.blocks:
+            line = source.count("\n", 0, tag.start()) + 1
+            message = f"block '{tag.group(2)}' is not in {parent.name}"
+            hint = suggest(tag.group(2), parent.blocks)
+            raise TemplateFailure(Problem(SourcePos(templates / name, line), message + hint))
+        depth += 1

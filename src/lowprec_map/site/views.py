@@ -158,12 +158,16 @@ def ring_layout(count: int, radius: float = 130, centre: float = 170) -> list[Ri
     return nodes
 
 
+TITLE_FIELDS = ("short_name", "statement", "name", "title")  # the first an entry has names it
+SUMMARY_FIELDS = ("statement", "summary", "description", "question")  # what entry_summary reads
+
+
 def entry_title(entry: Entry) -> str:
     """The plain-text name an entry is shown by (a dossier's short name, a claim's statement)."""
     # vars(): a pydantic model answers a missing attribute slowly (it raises inside),
     # and this runs for every link on every page.
     fields = vars(entry.model)
-    for name in ("short_name", "statement", "name", "title"):
+    for name in TITLE_FIELDS:
         value = fields.get(name)
         if isinstance(value, str):
             return value
@@ -200,7 +204,7 @@ def entry_summary(entry: Entry) -> str:
     if isinstance(model, Claim):
         return model.statement
     fields = vars(model)
-    for name in ("summary", "description", "question"):
+    for name in SUMMARY_FIELDS[1:]:
         value = fields.get(name)
         if isinstance(value, str):
             return value

@@ -1,0 +1,49 @@
+"""Prose: Markdown as the site renders it, with math and `[text](type:id)` mentions.
+
+Content is data, never code: raw HTML is off, images are off (an image URL is a
+request to another host), only http(s) or relative link targets pass, and math
+becomes MathML at build time.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from lowprec_map.registry import REGISTRY
+from lowprec_map.site.urls import is_safe_link, naming_files, relative, url_of
+
+
+def make_markdown() -> MarkdownIt:
+    """CommonMark plus tables and $math$; raw HTML, images and unsafe links off."""
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True})
+    md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.disable("image")  # an image URL is a request to another host; content has none
+    md.use(dollarmath_plugin, allow_digits=False, allow_space=False, renderer=_math)
+    md.validateLink = is_safe_link  # type: ignore[method-assign]
+    return md
+
+
+def _math(tex: str, options: dict[str, Any]) -> str:
+    # Imported on first use: it pulls in urllib and ssl (~50 ms) and most pages have no math.
+    from latex2mathml.converter import convert as latex_to_mathml  # noqa: PLC0415
+
+    display = "block" if options.get("display_mode") else "inline"
+    try:
+        return str(latex_to_mathml(tex, display=display))
+    except Exception:  # latex2mathml raises many types; show the source instead
+        return f'<code class="math-source">{html.escape(tex)}</code>'
+
+
+def resolve_mentions(page_file: str, text: str, offline: bool) -> str:
+    """Turn `[x](dossier:qerl)` into a relative link to that entry's page (checked by link)."""
+
+    def link(match: re.Match[str]) -> str:
+        url = relative(page_file, url_of(match.group(1).replace("-", "_"), match.group(2)))
+        return f"]({naming_files(url) if offline else url})"
+
+    return REGISTRY.mention.sub(link, text)
