@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import time
 
+import pytest
 from conftest import MINIMAL, MakeProject
 
+from lowprec_map.content import check as check_module
 from lowprec_map.content.check import ContentCache, check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.errors import Severity
@@ -196,3 +199,33 @@ def test_an_edit_within_one_timestamp_tick_is_seen(make_project: MakeProject) ->
     assert (claim.stat().st_size, claim.stat().st_mtime_ns) == (first.st_size, first.st_mtime_ns)
     graph = check(content, cache).graph
     assert vars(graph.get("claim", "beta-slow").model)["statement"] == "Beta finds it SLOW."
+
+
+def test_files_added_or_removed_are_seen_by_a_cached_check(
+    make_project: MakeProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache lists the folders again when one changed since it was listed, however
+    long ago, and when one changed within one clock tick of a listing."""
+    content = make_project().content
+    claims, cache = content / "claims", ContentCache()
+    long_ago = time.time_ns() - 3600 * 10**9
+    for folder in (content, claims):
+        os.utime(folder, ns=(long_ago, long_ago))
+    assert "claim:extra" not in check(content, cache).graph
+
+    extra = claims / "extra.yaml"
+    extra.write_text((claims / "beta-slow.yaml").read_text())
+    os.utime(claims, ns=(long_ago + 10**9, long_ago + 10**9))  # changed, and long settled
+    assert "claim:extra" in check(content, cache).graph
+    extra.unlink()
+    assert "claim:extra" not in check(content, cache).graph  # the folder is recent now
+
+    # Listed while recent, then changed within the same tick: the time stays the same,
+    # and the change is still seen once everything has settled.
+    (claims / "new.yaml").write_text((claims / "beta-slow.yaml").read_text())
+    listed = claims.stat().st_mtime_ns
+    assert "claim:new" in check(content, cache).graph
+    (claims / "new.yaml").unlink()
+    os.utime(claims, ns=(listed, listed))
+    monkeypatch.setattr(check_module, "SETTLED_NS", 0)  # as if checked much later
+    assert "claim:new" not in check(content, cache).graph

@@ -13,6 +13,7 @@ from lowprec_map.content.project import discover
 from lowprec_map.content.rules import check_rules
 from lowprec_map.content.validate import ValidateResult, missing_required, validate_doc
 from lowprec_map.errors import Problem, Severity, SourcePos
+from lowprec_map.registry import REGISTRY
 
 
 @dataclass
@@ -33,7 +34,7 @@ class CheckResult:
 class FileResult:
     """What loading and validating one file produced, and the file's stamp and digest."""
 
-    stamp: tuple[int, int]
+    stamp: tuple[int, int] | None  # modification time and size, if settled when taken
     digest: bytes
     kind: str
     result: ValidateResult
@@ -45,17 +46,48 @@ SETTLED_NS = 2_000_000_000
 
 
 @dataclass
+class Listing:
+    """What discovering the content folder found, and the folders' modification times."""
+
+    # The content folder and each folder of entries, with its modification time if it was
+    # settled when listed (None: it may change again within the same tick, list it again).
+    stamps: list[tuple[Path, int | None]]
+    files: list[tuple[Path, str]]
+    problems: list[Problem]
+
+
+@dataclass
 class ContentCache:
-    """What `serve` keeps between checks: each file's validated result.
+    """What `serve` keeps between checks: the files found, and each file's validated result.
 
     A file whose modification time and size are unchanged (or, if modified in the
     last two seconds, whose bytes are unchanged) is not parsed or validated again.
+    The folders are listed again only when one of them changed (adding, removing or
+    renaming a file changes its folder's modification time) or changed recently.
     """
 
     files: dict[Path, FileResult] = field(default_factory=dict)
     graph: MapGraph | None = (
         None  # the last graph: a save that keeps every reference keeps its links
     )
+    listing: Listing | None = None
+
+    def discover(self, content: Path) -> Listing:
+        """The content folder's files (as `discover` finds them), listed again only when
+        a folder changed; each file's Path object is kept while it exists."""
+        last = self.listing
+        if last is not None and all(
+            mtime is not None and _settled_stamp(path) == mtime for path, mtime in last.stamps
+        ):
+            return last
+        # Stamped before listing: a change made while listing shows as a newer time.
+        folders = [content, *(content / name for name in sorted(REGISTRY.folders))]
+        stamps = [(f, _settled_stamp(f)) for f in folders if f.is_dir()]
+        problems: list[Problem] = []
+        files = discover(content, problems)
+        self.listing = Listing(stamps, files, problems)
+        self.forget_all_but({path for path, _ in files})
+        return self.listing
 
     def forget_all_but(self, paths: set[Path]) -> None:
         """Drop the results of files that no longer exist."""
@@ -70,12 +102,15 @@ class ContentCache:
         if cached is not None and cached.kind != kind:
             cached = None
         settled = time.time_ns() - stat.st_mtime_ns > SETTLED_NS
-        if cached is not None and cached.stamp == stamp and settled:
+        if cached is not None and cached.stamp == stamp:
             return cached.result
         raw = _read_bytes(path)  # read once: for the digest and, if it changed, for parsing
         digest = hashlib.blake2b(raw, digest_size=16).digest() if raw is not None else b""
+        # A stamp is trusted only if the file had settled when it was taken: a write within
+        # the same tick after it would keep it.
+        trusted = stamp if settled else None
         if cached is not None and cached.digest == digest:
-            cached.stamp = stamp
+            cached.stamp = trusted
             return cached.result
         problems: list[Problem] = []
         doc = load_file(path, kind, problems, raw)
@@ -84,7 +119,7 @@ class ContentCache:
         else:
             result = validate_doc(doc)
             result.problems[:0] = problems
-        self.files[path] = FileResult(stamp, digest, kind, result)
+        self.files[path] = FileResult(trusted, digest, kind, result)
         return result
 
 
@@ -96,12 +131,14 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     """
     problems: list[Problem] = []
     files: list[tuple[Path, str]] = []
+    cache = ContentCache() if cache is None else cache
     if content.is_dir():
-        files = discover(content, problems)
+        listing = cache.discover(content)
+        files = listing.files
+        problems.extend(listing.problems)
     else:
         problems.append(Problem(SourcePos(content), "content folder not found"))
-    cache = ContentCache() if cache is None else cache
-    cache.forget_all_but({path for path, _ in files})
+        cache.listing = None
     entries, invalid, kinds = [], set(), set()
     for path, kind in files:
         one = cache.result(path, kind)
@@ -115,6 +152,16 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))
+
+
+def _settled_stamp(folder: Path) -> int | None:
+    """The folder's modification time, or None if it changed too recently to be trusted
+    (or is gone)."""
+    try:
+        mtime = folder.stat().st_mtime_ns
+    except OSError:
+        return None
+    return mtime if time.time_ns() - mtime > SETTLED_NS else None
 
 
 def _read_bytes(path: Path) -> bytes | None:

@@ -61,6 +61,12 @@ class Reader:
         for nested in self._nested:
             nested.update(facts)
 
+    def take_facts(self) -> frozenset[Fact]:
+        """The facts recorded so far; recording goes on afresh (what a page's context read,
+        then what its templates read)."""
+        taken, self.facts = frozenset(self.facts), set()
+        return taken
+
     def start_recording(self) -> set[Fact]:
         """A set that collects the facts read until `stop_recording` (they are recorded
         for the page as well): what a card read while it was drawn."""
@@ -271,20 +277,21 @@ class LinkedModel:
         self._reader = reader
         self._entry_key = entry_key
         self._field = field
-        self._known: dict[str, Any] = {}
+        self._known: dict[str, tuple[Any, Fact]] = {}  # field -> value, fact
 
     def __getattr__(self, name: str) -> Any:
         reader, key = self._reader, self._entry_key
-        if key is not None and reader.records:
-            # Recorded at every read: a card drawn later records what it reads too.
-            reader.note(field_fact(key, self._field or name))
-            if name in self._known:
-                return self._known[name]
+        known = self._known.get(name)
+        if known is not None:  # recorded at every read: a card drawn later records it too
+            reader.note(known[1])
+            return known[0]
         value = _link(getattr(self._model, name), type(self._model), name, self)
         if key is None or not reader.records:
             setattr(self, name, value)  # later reads skip __getattr__
         else:
-            self._known[name] = value
+            fact = field_fact(key, self._field or name)
+            self._known[name] = (value, fact)
+            reader.note(fact)
         return value
 
     def _nested(self, model: BaseModel, name: str) -> LinkedModel:

@@ -167,18 +167,15 @@ class Renderer:
         """The page's context, computed through a reader of `graph` that records its reads."""
         reader = self._reader(graph)
         values = spec.context(reader)
-        return PageContext(values, reader, frozenset(reader.facts))
+        return PageContext(values, reader, reader.take_facts())
 
     def draw(self, spec: PageSpec, page: PageContext) -> tuple[bytes, frozenset[Fact]]:
         """The page drawn from its context, and what its templates read; raises
         TemplateFailure."""
-        drawing = page.reader.start_recording()
         try:
-            return self._draw_page(spec, page.values, page.reader), frozenset(drawing)
+            return self._draw_page(spec, page.values, page.reader), page.reader.take_facts()
         except jinja2.TemplateError as exc:
             raise TemplateFailure(template_problem(exc, self.templates)) from None
-        finally:
-            page.reader.stop_recording(drawing)
 
     def _draw_page(self, spec: PageSpec, values: Context, reader: Reader) -> bytes:
         template = self.env.get_template(spec.template)
