@@ -149,22 +149,22 @@ def _featured(reader: Reader) -> Entry | None:
 
 def _landing(reader: Reader) -> Context:
     """Dossiers, a preview of the ledger, labels, taxonomy, tensions, the featured loop, ..."""
-    recent, dossiers = recently_updated(reader), sorted_dossiers(reader)
+    recent, dossiers = reader.shared(recently_updated), reader.shared(sorted_dossiers)
     # The landing previews the ledger; the full ledger is one click away.
     preview = sorted([e for e in recent if e.type == "claim"][:LANDING_CLAIMS], key=lambda e: e.id)
     return {
         "recent": recent[:3],
-        "belief_changes": belief_changes(reader)[:1],
+        "belief_changes": reader.shared(belief_changes)[:1],
         "dossiers": dossiers,
         "core_dossiers": [d for d in dossiers if getattr(d.model, "core", False)],
         "claims": preview,
-        "labels": label_counts(reader),
+        "labels": reader.shared(label_counts),
         "counts": reader.counts(),
         "taxonomy": taxonomy(reader, dossiers),
         "tensions": [e for e in recent if e.type == "tension"][:LANDING_TENSIONS],
         "featured": _featured(reader),
         "programs": reader.entries("program"),
-        "program_statuses": [(p, pr.status) for p, pr in program_predictions(reader)],
+        "program_statuses": [(p, pr.status) for p, pr in reader.shared(program_predictions)],
         "paths": sorted_paths(reader),
         "foundations": reader.find("page", "foundations"),
     }
@@ -188,7 +188,10 @@ def _compare_context(reader: Reader) -> Context:
 
 def _changes_context(reader: Reader) -> Context:
     """Belief changes (claim, change) newest first; every dated entry by its last update."""
-    return {"belief_changes": belief_changes(reader), "recent": recently_updated(reader)}
+    return {
+        "belief_changes": reader.shared(belief_changes),
+        "recent": reader.shared(recently_updated),
+    }
 
 
 def _search_page() -> PageSpec:
@@ -226,13 +229,13 @@ def _listing_context(entry_type: str) -> Callable[[Reader], Context]:
 
 def _programs_context(reader: Reader) -> Context:
     """The prediction ledger: each program with its computed status and claims behind it."""
-    predictions = [(p, vars(prediction)) for p, prediction in program_predictions(reader)]
+    predictions = [(p, vars(pr)) for p, pr in reader.shared(program_predictions)]
     return {"predictions": predictions, "entry_type": "program"}
 
 
 def _dossier_index_context(reader: Reader) -> Context:
     """Entries, taxonomy, and the papers × tensors matrix (columns, rows)."""
-    entries = sorted_dossiers(reader)
+    entries = reader.shared(sorted_dossiers)
     columns, rows = numerical_matrix(entries)
     return {
         "entries": entries,
@@ -254,12 +257,12 @@ def _ledger(label: Entry | None) -> PageSpec:
         )
         return {
             "claims": claims,
-            "groups": ledger_groups(reader, claims),
-            "labels": label_counts(reader),
+            "groups": ledger_groups(claims),
+            "labels": reader.shared(label_counts),
             "claim_count": reader.count("claim"),
             "label": current,
             # Only the whole ledger shows it: it reads every claim's sources.
-            "depth": evidence_depth(reader) if current is None else None,
+            "depth": reader.shared(evidence_depth) if current is None else None,
         }
 
     if label is None:
@@ -285,7 +288,7 @@ def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
         "feed.xml",
         graph.site.title,
         graph.site.description,
-        lambda reader: {"recent": recently_updated(reader)[:FEED_ENTRIES]},
+        lambda reader: {"recent": reader.shared(recently_updated)[:FEED_ENTRIES]},
     )
 
 
@@ -329,7 +332,7 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context
         elif entry_type == "page":
             shows = getattr(entry.model, "shows", ())
             if "evidence-depth" in shows:
-                found["depth"] = evidence_depth(reader)
+                found["depth"] = reader.shared(evidence_depth)
             if "label-rules" in shows:
                 found["labels"] = in_file_order(reader.entries("evidence"))
         return found

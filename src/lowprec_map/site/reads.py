@@ -13,8 +13,8 @@ different (see `changed_facts` and `context_shape`); nothing is declared by hand
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -27,6 +27,9 @@ from lowprec_map.schema.frame import Site
 # 'type:id' an entry's content, 'type:id.field' one of its fields (or its body);
 # '<type:id' who refers to it; '*type' which entries of a type exist; '*' anything.
 Fact = str
+T = TypeVar("T")
+# Views of a graph that several pages show, each with the facts computing it read.
+SharedViews = dict[Callable[..., Any], tuple[Any, frozenset[Fact]]]
 
 
 def field_fact(key: str, name: str) -> Fact:
@@ -49,11 +52,28 @@ class Reader:
 
     records = True  # False: nothing is recorded, so values may be kept as first read
 
-    def __init__(self, graph: MapGraph) -> None:
+    def __init__(self, graph: MapGraph, views: SharedViews | None = None) -> None:
         self.graph = graph
         self.facts: set[Fact] = set()
         self._nested: list[set[Fact]] = []  # open `recording` blocks, innermost last
         self._linked: dict[str, LinkedEntry] = {}
+        self._views: SharedViews = {} if views is None else views
+
+    def shared(self, view: Callable[[Reader], T]) -> T:
+        """`view(self)`, computed once for every page of this graph that shows it (given
+        the same `views`), the facts it read recorded for each. Its value is shared:
+        take from it, never change it."""
+        found = self._views.get(view)
+        if found is None:
+            read = self.start_recording()
+            try:
+                value = view(self)
+            finally:
+                self.stop_recording(read)
+            found = self._views[view] = (value, frozenset(read))
+        else:
+            self.note(*found[1])
+        return found[0]
 
     def note(self, *facts: Fact) -> None:
         """Record facts read (also in every open `recording` block)."""
@@ -165,8 +185,8 @@ class UnrecordedReader(Reader):
 
     records = False
 
-    def __init__(self, graph: MapGraph, shared: dict[str, LinkedEntry]) -> None:
-        super().__init__(graph)
+    def __init__(self, graph: MapGraph, shared: dict[str, LinkedEntry], views: SharedViews) -> None:
+        super().__init__(graph, views)
         self._linked = shared
 
     def note(self, *facts: Fact) -> None:

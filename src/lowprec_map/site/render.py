@@ -31,6 +31,7 @@ from lowprec_map.site.reads import (
     Fact,
     LinkedEntry,
     Reader,
+    SharedViews,
     UnrecordedReader,
     field_fact,
     linked,
@@ -99,7 +100,8 @@ class Renderer:
         self.base_url = base_url
         self.record = record  # whether `render` reports what each page read (serve's need)
         self.offline = offline  # links name files, for a site opened from a folder
-        self._shared: tuple[MapGraph | None, dict[str, LinkedEntry]] = (None, {})
+        # Per graph: the linked entries a build shares, the views every page shares.
+        self._shared: tuple[MapGraph | None, dict[str, LinkedEntry], SharedViews] = (None, {}, {})
         self.markdown = make_markdown()
         # Content-hashed asset URLs; a changed static file makes serve build a new Renderer.
         self.assets = {name: asset_url(static, name) for name in STATIC_ASSETS}
@@ -295,12 +297,12 @@ class Renderer:
 
     def _reader(self, graph: MapGraph) -> Reader:
         """A page's reader: recording for serve; for a build, one that shares the linked
-        entries of every page drawn from `graph`."""
-        if self.record:
-            return Reader(graph)
+        entries of every page drawn from `graph`. Both share the views of `graph` that
+        several pages show (`Reader.shared`)."""
         if self._shared[0] is not graph:
-            self._shared = (graph, {})
-        return UnrecordedReader(graph, self._shared[1])
+            self._shared = (graph, {}, {})
+        _, entries, views = self._shared
+        return Reader(graph, views) if self.record else UnrecordedReader(graph, entries, views)
 
     def _site(self, site: Site) -> Site:
         """The site as pages show it: published at `base_url` when one is given."""

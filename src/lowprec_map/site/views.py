@@ -22,29 +22,31 @@ from lowprec_map.site.reads import Reader
 TENSOR_ORDER: tuple[str, ...] = typing.get_args(Tensor)
 
 
-def ledger_groups(reader: Reader, claims: list[Entry]) -> list[list[Entry]]:
+def ledger_groups(claims: list[Entry]) -> list[list[Entry]]:
     """Claims grouped so that conflicting claims stand side by side.
 
     Each group is a set of claims connected by `conflicts_with` (restricted to
-    `claims`), in id order; groups are ordered by their first claim's id.
+    `claims`), in id order; groups are ordered by their first claim's id. Read from
+    each claim's own field: the page read the claims already.
     """
-    wanted = {c.key: c for c in claims}
+    by_id = {c.id: c for c in claims}
     seen: set[str] = set()
     groups: list[list[Entry]] = []
     for claim in claims:
-        if claim.key in seen:
+        if claim.id in seen:
             continue
         group, stack = [], [claim]
         while stack:
             current = stack.pop()
-            if current.key in seen:
+            if current.id in seen:
                 continue
-            seen.add(current.key)
+            seen.add(current.id)
             group.append(current)
+            assert isinstance(current.model, Claim)
             stack.extend(
-                other
-                for other in reader.targets(current, "conflicts-with")
-                if other.key in wanted and other.key not in seen
+                by_id[other]
+                for other in current.model.conflicts_with
+                if other in by_id and other not in seen
             )
         groups.append(sorted(group, key=lambda e: e.id))
     return groups
