@@ -81,6 +81,11 @@ class Reader:
         for nested in self._nested:
             nested.update(facts)
 
+    def note_again(self, fact: Fact) -> None:
+        """Record a fact this page read before: only the open `recording` blocks lack it."""
+        for nested in self._nested:
+            nested.add(fact)
+
     def take_facts(self) -> frozenset[Fact]:
         """The facts recorded so far; recording goes on afresh (what a page's context read,
         then what its templates read)."""
@@ -302,8 +307,8 @@ class LinkedModel:
     def __getattr__(self, name: str) -> Any:
         reader, key = self._reader, self._entry_key
         known = self._known.get(name)
-        if known is not None:  # recorded at every read: a card drawn later records it too
-            reader.note(known[1])
+        if known is not None:  # read on this page before: a card drawn now records it too
+            reader.note_again(known[1])
             return known[0]
         value = _link(getattr(self._model, name), type(self._model), name, self)
         if key is None or not reader.records:
