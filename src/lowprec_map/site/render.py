@@ -283,7 +283,7 @@ class Renderer:
             else self._draw(macro, item, args)
             for item in entries
         )
-        return Markup("").join(drawn)
+        return Markup("".join(drawn))  # each is Markup already: no escaping to do
 
     def _nav_pages(self, reader: Reader) -> list[Entry]:
         """The pages the masthead links, in their order (sorted once per graph)."""
