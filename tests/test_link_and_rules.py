@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import pytest
@@ -229,3 +230,22 @@ def test_files_added_or_removed_are_seen_by_a_cached_check(
     os.utime(claims, ns=(listed, listed))
     monkeypatch.setattr(check_module, "SETTLED_NS", 0)  # as if checked much later
     assert "claim:new" not in check(content, cache).graph
+
+
+def test_a_cached_check_sees_a_dossier_edit_break_a_claims_label(
+    make_project: MakeProject,
+) -> None:
+    """A claim's evidence problems follow from its dossiers too: with the claim's file
+    unchanged, an edit to one of its dossiers still re-checks its label rule."""
+    content = make_project().content
+    cache = ContentCache()
+    assert [p.format() for p in check(content, cache).errors] == []
+    beta = content / "dossiers" / "beta.yaml"
+    text = beta.read_text()
+    # Both-agree is 'replicated' on alpha and beta: shared authors undo that.
+    beta.write_text(re.sub(r"authors: \[[^\]]*\]", "authors: [Ada One]", text))
+    cached = [p.format() for p in check(content, cache).errors]
+    assert cached == [p.format() for p in check(content).errors]
+    assert any("both-agree" in line for line in cached), cached
+    beta.write_text(text)
+    assert [p.format() for p in check(content, cache).errors] == []
