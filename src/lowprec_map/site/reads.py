@@ -186,13 +186,16 @@ class Reader:
 class UnrecordedReader(Reader):
     """A reader that records nothing: for a build, which renders every page once and
     never asks what a page read. With nothing to record, every page of one graph can
-    share the same linked entries (`shared`), each linked and resolved once per build."""
+    share the same linked entries (`linked_entries`), each linked and resolved once per
+    build."""
 
     records = False
 
-    def __init__(self, graph: MapGraph, shared: dict[str, LinkedEntry], views: SharedViews) -> None:
+    def __init__(
+        self, graph: MapGraph, linked_entries: dict[str, LinkedEntry], views: SharedViews
+    ) -> None:
         super().__init__(graph, views)
-        self._linked = shared
+        self._linked = linked_entries
 
     def note(self, *facts: Fact) -> None:
         """Record nothing."""
