@@ -266,7 +266,7 @@ sources:
 """
 
 
-def rendered_on_save(dev: DevSite, path: Path, old: str, new: str) -> list[str]:
+def drawn_on_save(dev: DevSite, path: Path, old: str, new: str) -> list[str]:
     """URLs of the pages the next rebuild draws after replacing `old` with `new`."""
     path.write_text(path.read_text().replace(old, new))
     dev.rebuild()
@@ -285,7 +285,7 @@ def test_a_save_renders_only_pages_that_can_show_the_change(
     dev.rebuild()
     claims = project.content / "claims"
 
-    urls = rendered_on_save(dev, claims / "both-agree.yaml", "on something", "on X")
+    urls = drawn_on_save(dev, claims / "both-agree.yaml", "on something", "on X")
     assert {"claims/both-agree/", "dossiers/alpha/", "dossiers/beta/", "claims/"} <= set(urls)
     assert "claims/alpha-fast/" not in urls  # cites alpha too, but never shows both-agree
     # The landing reads every claim (to find the newest) but shows none of this one.
@@ -297,7 +297,7 @@ def test_a_save_renders_only_pages_that_can_show_the_change(
     # A field only the dossier's own page shows: the pages that show the dossier's name
     # (its claims, the ledger) are not redrawn.
     dossiers = project.content / "dossiers"
-    urls = rendered_on_save(dev, dossiers / "alpha.yaml", "Alpha limitation.", "Alpha's limit.")
+    urls = drawn_on_save(dev, dossiers / "alpha.yaml", "Alpha limitation.", "Alpha's limit.")
     assert "dossiers/alpha/" in urls
     assert not {"claims/alpha-fast/", "claims/", "dossiers/"} & set(urls)
     build(project, tmp_path / "full-1")
@@ -305,7 +305,7 @@ def test_a_save_renders_only_pages_that_can_show_the_change(
 
     # Made the newest claim, both-agree enters the landing's preview (and alpha-fast leaves).
     newest = "updated: 2026-11-30"
-    urls = rendered_on_save(dev, claims / "both-agree.yaml", "updated: 2020-01-01", newest)
+    urls = drawn_on_save(dev, claims / "both-agree.yaml", "updated: 2020-01-01", newest)
     assert "" in urls and "claims/alpha-fast/" not in urls
     build(project, tmp_path / "full-2")
     assert tree(tmp_path / "dev") == tree(tmp_path / "full-2")

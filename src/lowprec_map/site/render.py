@@ -1,7 +1,8 @@
-"""Render: planned pages -> bytes in memory, with Jinja and markdown-it-py.
+"""Render: planned pages -> bytes in memory, with Jinja (prose through `markdown.py`).
 
-Content is data, never code: Markdown renders with raw HTML off and only
-http(s) or relative link targets, math becomes MathML at build time, and Jinja
+A page is its context, computed through a reader that records what it read,
+then its drawing, whose reads are recorded apart (`serve` compares the two
+kinds differently, see `dev/serve.py`). Content is data, never code: Jinja
 autoescapes with StrictUndefined so a template typo fails the build, as a
 problem at the template's file and line (`TemplateFailure`).
 """
