@@ -161,19 +161,24 @@ def ring_layout(count: int, radius: float = 130, centre: float = 170) -> list[Ri
 
 
 TITLE_FIELDS = ("short_name", "statement", "name", "title")  # the first an entry has names it
-SUMMARY_FIELDS = ("statement", "summary", "description", "question")  # what entry_summary reads
+SUMMARY_FIELDS = ("statement", "summary", "description", "question")  # likewise its summary
 
 
 def entry_title(entry: Entry) -> str:
     """The plain-text name an entry is shown by (a dossier's short name, a claim's statement)."""
+    return _first_text(entry, TITLE_FIELDS) or entry.id
+
+
+def _first_text(entry: Entry, names: tuple[str, ...]) -> str:
+    """The first of the fields `names` the entry has, as text ('' if none)."""
     # vars(): a pydantic model answers a missing attribute slowly (it raises inside),
     # and this runs for every link on every page.
     fields = vars(entry.model)
-    for name in TITLE_FIELDS:
+    for name in names:
         value = fields.get(name)
         if isinstance(value, str):
             return value
-    return entry.id
+    return ""
 
 
 def recently_updated(reader: Reader) -> list[Entry]:
@@ -201,16 +206,8 @@ def belief_changes(reader: Reader) -> list[BeliefChange]:
 
 
 def entry_summary(entry: Entry) -> str:
-    """One sentence describing an entry, for metadata, feeds and cards."""
-    model = entry.model
-    if isinstance(model, Claim):
-        return model.statement
-    fields = vars(model)
-    for name in SUMMARY_FIELDS[1:]:
-        value = fields.get(name)
-        if isinstance(value, str):
-            return value
-    return ""
+    """One sentence describing an entry, for metadata, feeds and cards (a claim's statement)."""
+    return _first_text(entry, SUMMARY_FIELDS)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
