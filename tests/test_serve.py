@@ -225,8 +225,9 @@ def test_browser_reloads_by_itself_after_a_save(
         page.goto(base + "claims/alpha-fast/")
         page.wait_for_function("() => window.LiveReload !== undefined", timeout=10_000)
         claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha reloaded itself."))
+        # While the reloaded page is still being parsed it may have no heading yet.
         page.wait_for_function(
-            "() => document.querySelector('h1').textContent.includes('reloaded itself')",
+            "() => document.querySelector('h1')?.textContent.includes('reloaded itself')",
             timeout=15_000,
         )
         browser.close()
