@@ -172,8 +172,11 @@ def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
 
 
 def _csv_text(value: object) -> object:
-    """Numbers as people write them (2, not 2.0); other values unchanged."""
-    return f"{value:g}" if isinstance(value, float) else value
+    """Numbers as people write them (2, not 2.0) and to every digit the source gave
+    (`:g` would keep six); other values unchanged."""
+    if not isinstance(value, float):
+        return value
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
 def claims_csv(graph: MapGraph, base_url: str) -> bytes:
