@@ -223,7 +223,16 @@ def test_axe_reports_no_violations(
     assert problems == []
 
 
-NARROW_PAGES = ["", "compare/", "programs/", "claims/", "dossiers/qerl/", "about/", "map/"]
+NARROW_PAGES = [
+    "",
+    "compare/",
+    "programs/",
+    "claims/",
+    "dossiers/qerl/",
+    "about/",
+    "map/",
+    "foundations/",
+]
 
 
 def test_no_page_scrolls_sideways_at_360_px(browser: Browser, site: Path, serve: Url) -> None:
