@@ -289,9 +289,11 @@ def test_measurements_csv_round_trips_against_the_claims(
         )
         assert (float(row["low"]), float(row["high"])) == (m.low, m.high)
         for written, number in ((row["value"], m.value), (row["size_b"], m.size_b)):
-            # every digit the source gave survives, and 2 is written 2, not 2.0
-            assert written == "" if number is None else float(written) == number
-            assert not written.endswith(".0")
+            if number is None:
+                assert written == ""
+            else:  # every digit the source gave survives, and 2 is written 2, not 2.0
+                assert float(written) == number
+                assert not written.endswith(".0")
         assert (row["baseline"], row["model"], row["format"]) == (m.baseline, m.model, m.format)
     data = json.loads((real_site / "data/map.json").read_text())
     assert len(data["measurements"]) == len(rows)
