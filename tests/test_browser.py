@@ -172,6 +172,11 @@ def test_without_javascript_everything_is_listed(
     assert len(visible(page, "#claims li.claim-line", "data-id")) == min(
         pages.LANDING_CLAIMS, len(graph.entries("claim"))
     )
+    paths = graph.entries("path")  # the landing previews them; the listing has every one
+    assert len(page.query_selector_all("#paths li.path")) == min(pages.LANDING_PATHS, len(paths))
+    page.click("#paths a[href$='paths/']")
+    listed = " ".join(page.eval_on_selector_all("main a", "els => els.map(e => e.href)"))
+    assert [p.id for p in paths if f"/paths/{p.id}/" not in listed] == []
     page.goto(serve(site, "dossiers/"))  # one click away, every dossier is listed
     assert visible(page, "article.dossier, tr[data-id], li[data-id]", "data-id") >= {
         d.id for d in graph.entries("dossier")

@@ -54,6 +54,7 @@ class PageSpec:
 FEED_ENTRIES = 50
 LANDING_CLAIMS = 5
 LANDING_TENSIONS = 3
+LANDING_PATHS = 4
 # The site's own pages, beside one page per entry and one listing per type.
 FIXED_URLS = ("", "map/", "compare/", "search/", "changes/")
 
@@ -165,7 +166,7 @@ def _landing(reader: Reader) -> Context:
         "featured": _featured(reader),
         "programs": reader.entries("program"),
         "program_statuses": [(p, pr.status) for p, pr in reader.shared(program_predictions)],
-        "paths": sorted_paths(reader),
+        "paths": sorted_paths(reader)[:LANDING_PATHS],
         "foundations": reader.find("page", "foundations"),
     }
 
