@@ -11,6 +11,7 @@ import sys
 sys.dont_write_bytecode = False
 
 import os
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -152,6 +153,8 @@ def tree(root: Path) -> dict[str, bytes]:
 
 
 def beside(folder: Path) -> list[str]:
-    """What a build left in `folder`, by name, but for the project's cache of compiled
-    templates (kept beside content/ on purpose)."""
-    return sorted(p.name for p in folder.iterdir() if p.name != ".lowprec-cache")
+    """What a build left in `folder`, by name, but for what it keeps on purpose: the
+    project's cache of compiled templates (beside content/) and each output folder's
+    lock file (beside the folder)."""
+    kept = re.compile(r"\.lowprec-cache|\..+\.lock")
+    return sorted(p.name for p in folder.iterdir() if not kept.fullmatch(p.name))

@@ -19,7 +19,14 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.errors import ContentError, Problem
 from lowprec_map.output.parallel import cores, run_all, shares, worth_forking
-from lowprec_map.output.write import check_output_dir, staged, write_files
+from lowprec_map.output.write import (
+    MARKER,
+    MARKER_TEXT,
+    check_output_dir,
+    staged,
+    taking_turns,
+    write_files,
+)
 from lowprec_map.site.exports import (
     bibtex,
     claims_csv,
@@ -76,7 +83,7 @@ def build(
     """
     started = time.perf_counter()
     check_output_dir(out, project.protected)
-    with collector_paused():
+    with taking_turns(out), collector_paused():
         result = check(project.content)
         if result.problems if strict else result.errors:
             raise ContentError(result.problems)
@@ -91,6 +98,7 @@ def build(
 
             def write_the_rest() -> int:
                 others = {**export_files(graph, root), **static_files(project)}
+                others[MARKER] = MARKER_TEXT  # a later build may replace this folder
                 return write_files(sorted(others.items()), staging, out)
 
             files = _write_pages(renderer, graph, specs, staging, out, write_the_rest)

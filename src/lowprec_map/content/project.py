@@ -38,8 +38,8 @@ class Project:
 
     @property
     def protected(self) -> list[Path]:
-        """Folders an output folder must never replace: the project's own and the working one."""
-        return [self.content, self.templates, self.static, Path.cwd()]
+        """The project's folders, which an output folder must neither replace nor sit in."""
+        return [self.content, self.templates, self.static]
 
     def missing_theme(self) -> str | None:
         """A message when the templates or static folder is missing, else None."""

@@ -7,36 +7,38 @@ read one and came out different (`PageRecord`); it writes only files whose
 bytes differ. While the content has errors, every page request is answered with a
 page listing them; the next good save brings the pages back.
 
+serve never stops rebuilding: any failure, a bug of ours included, becomes the
+error page, and the next good save recovers. A file saved moments ago that does
+not read (an editor that truncates, then writes) is judged again once it has
+settled, so an in-place save never flashes the error page. A watched folder
+deleted and made again, or an output folder deleted, is noticed too.
+
 watchfiles reports saves (the OS notifies; it polls where the OS cannot);
-livereload serves the site through its public interface: a WSGI app of ours
-(`Server(app)`) and its `/forcereload` endpoint, which reloads open pages.
-Nothing here is used by `build`, so published builds carry no reload script.
+livereload serves the site (dev/http.py). Nothing here is used by `build`, so
+published builds carry no reload script.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-import mimetypes
 import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import watchfiles
-from livereload import Server
-from livereload.watcher import Watcher
 from tornado.ioloop import IOLoop
 
 from lowprec_map.content.check import ContentCache, check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
-from lowprec_map.errors import Problem
-from lowprec_map.output.write import check_output_dir
+from lowprec_map.dev.http import ReloadServer, make_app
+from lowprec_map.errors import Problem, SourcePos
+from lowprec_map.output.write import MARKER, check_output_dir, mark_as_build, taking_turns
 from lowprec_map.pipeline import (
     EXPORT_NAMES,
     collector_paused,
@@ -103,6 +105,7 @@ class DevSite:
     graph: MapGraph | None = None
     theme_stamp: tuple[tuple[str, float], ...] = ()
     drawn: list[str] = field(default_factory=list)  # URLs of the pages the last rebuild drew
+    unsettled: bool = False  # the last check failed on a file saved moments before
 
     def load_existing(self) -> None:
         """Remember what the output folder holds, so unchanged files are not rewritten."""
@@ -114,10 +117,28 @@ class DevSite:
             }
 
     def rebuild(self) -> list[str]:
-        """Re-check and re-render what changed; returns the files written."""
+        """Re-check and re-render what changed; returns the files written.
+
+        Never raises: a failure of any stage becomes the error page.
+        """
+        try:
+            return self._rebuild()
+        except Exception as exc:  # a bug of ours must not stop the preview: show it
+            where = SourcePos(self.project.content)
+            return self._failed([Problem(where, f"internal error: {type(exc).__name__}: {exc}")])
+
+    def _rebuild(self) -> list[str]:
+        self.unsettled = False
+        if not (self.out / MARKER).is_file():  # the first build, or the folder was deleted
+            self.out.mkdir(parents=True, exist_ok=True)
+            mark_as_build(self.out)
+            self.files, self.renderer = {}, None
         with collector_paused():
             result = check(self.project.content, self.cache)
             if result.errors:
+                if _just_saved(result.errors):
+                    self.unsettled = True  # perhaps mid-write: judge it again once settled
+                    return []
                 return self._failed(result.errors)
             stamp, project = _theme_stamp(self.project), self.project
             new_theme = stamp != self.theme_stamp or self.renderer is None
@@ -131,10 +152,14 @@ class DevSite:
                 return self._failed([failure.problem])
             if new_theme:
                 fresh.update(static_files(project))
-            names = {*records, *EXPORT_NAMES, *static_names(project)}
+            names = {*records, *EXPORT_NAMES, *static_names(project), MARKER}
             written = self._write(fresh, names)
             self.graph, self.pages, self.theme_stamp, self.errors = result.graph, records, stamp, []
             return written
+
+    def due(self) -> bool:
+        """A rebuild is due without a save: an error to judge again, or no output folder."""
+        return self.unsettled or not (self.out / MARKER).is_file()
 
     def _render(
         self, graph: MapGraph, changed: set[Fact]
@@ -176,7 +201,11 @@ class DevSite:
         """Write the data files for the last good build (serve runs this after the pages)."""
         if self.graph is None or self.errors:
             return []
-        fresh = export_files(self.graph, self.graph.site.base_url)
+        try:
+            fresh = export_files(self.graph, self.graph.site.base_url)
+        except Exception as exc:  # as in `rebuild`: shown, never raised
+            where = SourcePos(self.project.content)
+            return self._failed([Problem(where, f"internal error: {type(exc).__name__}: {exc}")])
         return self._write(fresh, set(self.files) | set(fresh))
 
     def _write(self, fresh: dict[str, bytes], names: set[str]) -> list[str]:
@@ -195,86 +224,32 @@ class DevSite:
             del self.files[gone]
         return written
 
-    def error_page(self) -> bytes:
-        """The page shown in place of every page while the content has errors."""
+    def error_page(self) -> bytes | None:
+        """The page shown in place of every page while the content has errors, else None."""
+        if not self.errors:
+            return None
         lines = "\n".join(html.escape(p.format()) for p in self.errors)
         return ERROR_PAGE.format(count=len(self.errors), problems=lines).encode()
+
+
+SETTLE_SECONDS = 0.2  # a file this fresh may be half-written; an editor's write takes less
+
+
+def _just_saved(problems: list[Problem]) -> bool:
+    """Whether a file blamed by `problems` changed less than SETTLE_SECONDS ago."""
+    now = time.time()
+    for path in {p.pos.path for p in problems}:
+        try:
+            if now - path.stat().st_mtime < SETTLE_SECONDS:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _theme_stamp(project: Project) -> tuple[tuple[str, float], ...]:
     files = [*project.templates.rglob("*"), *project.static.rglob("*")]
     return tuple(sorted((str(p), p.stat().st_mtime) for p in files if p.is_file()))
-
-
-# ---------------------------------------------------------------- HTTP
-
-CSP_SCRIPT_SRC = b"script-src 'self'"
-# livereload injects its loader as an inline script; the dev server allows inline
-# scripts so that it runs (published pages keep `script-src 'self'`).
-DEV_SCRIPT_SRC = b"script-src 'self' 'unsafe-inline'"
-WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
-
-
-def make_app(site: DevSite) -> WsgiApp:
-    """The WSGI app livereload serves: files from the output folder, confined to it, or the
-    error page in place of any page while the content has errors."""
-    root = site.out.resolve()
-
-    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-        path = str(environ.get("PATH_INFO", "/"))
-        if site.errors and _is_page(path):
-            return _respond(start_response, "500 Internal Server Error", site.error_page())
-        target = _file_for(root, path)
-        if target is None:
-            missing = root / "404.html"
-            body = missing.read_bytes() if missing.is_file() else b"not found"
-            return _respond(start_response, "404 Not Found", body)
-        body = target.read_bytes()
-        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        if kind == "text/html":
-            body = body.replace(CSP_SCRIPT_SRC, DEV_SCRIPT_SRC, 1)
-        return _respond(start_response, "200 OK", body, kind)
-
-    return app
-
-
-def _is_page(path: str) -> bool:
-    return path.endswith((".html", "/")) or "." not in path.rsplit("/", 1)[-1]
-
-
-def _file_for(root: Path, path: str) -> Path | None:
-    """The file a request path names inside `root` (a folder means its index.html)."""
-    try:
-        target = (root / urllib.request.url2pathname(path.lstrip("/"))).resolve()
-    except (OSError, ValueError):
-        return None
-    if target.is_dir():
-        target = target / "index.html"
-    return target if target.is_relative_to(root) and target.is_file() else None
-
-
-def _respond(
-    start_response: Callable[..., Any], status: str, body: bytes, kind: str = "text/html"
-) -> list[bytes]:
-    charset = "; charset=utf-8" if kind.startswith("text/") or kind.endswith("json") else ""
-    headers = [("Content-Type", kind + charset), ("Cache-Control", "no-store")]
-    start_response(status, headers)
-    return [body]
-
-
-class _WatchfilesInstead(Watcher):  # type: ignore[misc]
-    """livereload's watcher, idle: watchfiles reports saves (see `watch_saves`).
-
-    livereload polls its watcher every 800 ms (walking every watched file, the
-    working directory when told of none) unless `start` reports that changes are
-    handled elsewhere; these two methods are the watcher interface it documents.
-    """
-
-    def start(self, callback: Callable[[], object]) -> bool:
-        return True
-
-    def examine(self) -> tuple[str | None, float | None]:
-        return None, None
 
 
 QUIET_MS = 10  # a save is a burst of events (write, rename); wait this long for the burst to end
@@ -285,52 +260,86 @@ def watch_saves(folders: list[Path], stop: threading.Event) -> Iterator[list[str
     """Each burst of changes under `folders`, as sorted paths, until `stop` is set; an
     empty list each time nothing changed for IDLE_MS.
 
-    Notifications can fail (say, the OS's limit on watched folders is reached);
-    then watchfiles polls instead, and the editor is told.
+    A folder deleted, or made again, is reported as a change of the whole folder,
+    and the watch starts over on the folders as they now are (an OS watch ends with
+    its folder). Notifications can fail (say, the OS's limit on watched folders is
+    reached); then watchfiles polls instead, and the editor is told.
     """
-    for force_polling in (None, True):
+    seen, polling = _identities(folders), False
+    while not stop.is_set():
         try:
-            for batch in watchfiles.watch(
-                *folders,
-                debounce=1000,
-                step=QUIET_MS,
-                stop_event=stop,
-                raise_interrupt=False,
-                force_polling=force_polling,
-                rust_timeout=IDLE_MS,
-                yield_on_timeout=True,
-            ):
-                yield sorted(path for _, path in batch)
-            return
+            for batch in _bursts([f for f in folders if f.is_dir()], stop, polling):
+                now = _identities(folders)
+                if now != seen:
+                    seen = now
+                    yield sorted(str(f) for f in folders)
+                    break
+                yield batch
         except Exception as exc:
-            then = "polling instead" if force_polling is None else "saves are not seen"
-            print(f"serve: watching for changes failed ({exc}); {then}", file=sys.stderr)
+            if polling:
+                print(
+                    f"serve: watching for changes failed ({exc}); saves are not seen",
+                    file=sys.stderr,
+                )
+                return
+            print(f"serve: watching for changes failed ({exc}); polling instead", file=sys.stderr)
+            polling = True
+
+
+def _bursts(folders: list[Path], stop: threading.Event, polling: bool) -> Iterator[list[str]]:
+    if not folders:  # nothing to watch until a folder comes back
+        stop.wait(IDLE_MS / 1000)
+        yield []
+        return
+    for batch in watchfiles.watch(
+        *folders,
+        debounce=1000,
+        step=QUIET_MS,
+        stop_event=stop,
+        raise_interrupt=False,
+        force_polling=polling or None,
+        rust_timeout=IDLE_MS,
+        yield_on_timeout=True,
+    ):
+        yield sorted(path for _, path in batch)
+
+
+def _identities(folders: list[Path]) -> list[tuple[int, int] | None]:
+    """Which folder each path names now (device and inode), None for none."""
+    identities: list[tuple[int, int] | None] = []
+    for folder in folders:
+        try:
+            stat = folder.stat()
+            identities.append((stat.st_dev, stat.st_ino))
+        except OSError:
+            identities.append(None)
+    return identities
 
 
 def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Build, then serve `out` with live reload until interrupted."""
+    """Build, then serve `out` with live reload until interrupted; `out` is this serve's
+    alone while it runs (a build into it waits, then fails)."""
     check_output_dir(out, project.protected)
-    site = DevSite(project, out)
-    started = time.perf_counter()
-    site.load_existing()
-    out.mkdir(parents=True, exist_ok=True)
-    written = site.rebuild() + site.write_exports()
-    if not site.errors:
-        print(
-            f"serve: built ({len(written)} files written) in {time.perf_counter() - started:.2f} s"
+    with taking_turns(out, wait=0):
+        site = DevSite(project, out)
+        started = time.perf_counter()
+        site.load_existing()
+        written = site.rebuild() + site.write_exports()
+        if not site.errors:
+            elapsed = time.perf_counter() - started
+            print(f"serve: built ({len(written)} files written) in {elapsed:.2f} s")
+        local = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
+        loop = IOLoop.current()  # livereload serves on this thread's loop
+        watcher = threading.Thread(
+            target=_rebuild_on_save,
+            args=(site, loop, f"http://{local}:{port}/forcereload"),
+            name="lowprec-map-watch",
+            daemon=True,
         )
-    local = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
-    loop = IOLoop.current()  # livereload serves on this thread's loop
-    watcher = threading.Thread(
-        target=_rebuild_on_save,
-        args=(site, loop, f"http://{local}:{port}/forcereload"),
-        name="lowprec-map-watch",
-        daemon=True,
-    )
-    watcher.start()
-    print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
-    server = Server(app=make_app(site), watcher=_WatchfilesInstead())
-    server.serve(host=host, port=port, restart_delay=0, debug=False)
+        watcher.start()
+        print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
+        server = ReloadServer(lambda script: make_app(out, site.error_page, script))
+        server.serve(host=host, port=port, restart_delay=0, debug=False)
 
 
 def _rebuild_on_save(site: DevSite, loop: IOLoop, reload_url: str) -> None:
@@ -340,26 +349,35 @@ def _rebuild_on_save(site: DevSite, loop: IOLoop, reload_url: str) -> None:
     for saved in watch_saves(
         [project.content, project.templates, project.static], threading.Event()
     ):
-        if not saved:
+        if not saved and not site.due():
             if exports_due:
                 site.write_exports()  # each file replaced whole, as requests may read it
             exports_due = False
             continue
-        done = threading.Event()
-
-        def rebuild(done: threading.Event = done) -> None:
-            began = time.perf_counter()
-            changed = site.rebuild()
-            if not site.errors:
-                ms = 1000 * (time.perf_counter() - began)
-                print(f"serve: rebuilt {len(changed)} file(s) in {ms:.0f} ms")
-            done.set()
-
-        loop.add_callback(rebuild)
-        done.wait()
+        _rebuild_on_loop(site, loop)
+        if site.unsettled:
+            continue  # judged again at the next pause; the open pages stay as they are
         try:
             with urllib.request.urlopen(reload_url, timeout=5):
                 pass
         except OSError as exc:
             print(f"serve: could not reload the browser ({exc})", file=sys.stderr)
         exports_due = True
+
+
+def _rebuild_on_loop(site: DevSite, loop: IOLoop) -> None:
+    """Run `site.rebuild()` on the server's loop and wait until it has run."""
+    done = threading.Event()
+
+    def rebuild() -> None:
+        try:
+            began = time.perf_counter()
+            changed = site.rebuild()
+            if not site.errors and not site.unsettled:
+                ms = 1000 * (time.perf_counter() - began)
+                print(f"serve: rebuilt {len(changed)} file(s) in {ms:.0f} ms")
+        finally:
+            done.set()
+
+    loop.add_callback(rebuild)
+    done.wait()

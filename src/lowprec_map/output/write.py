@@ -2,33 +2,88 @@
 
 Everything is written to a fresh sibling folder first, then swapped into
 place, so a failed or interrupted build never leaves a half-written site.
+
+The output folder is the tool's: a build replaces a folder only when it is
+absent, empty, or a previous build (which carries MARKER), and builds into one
+folder take turns through a lock file beside it, so two at once never publish
+a partial site.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+
+MARKER = ".lowprec-map"
+MARKER_TEXT = b"A lowprec-map build: each build replaces this whole folder.\n"
+LOCK_WAIT_SECONDS = 120.0  # a build waits this long for another one into the same folder
 
 
 class OutputDirError(Exception):
     """The output folder is somewhere a build must never write."""
 
 
-def check_output_dir(out: Path, protected: list[Path]) -> None:
-    """Refuse output folders that are, or contain, the project's own files."""
+def check_output_dir(out: Path, project_folders: list[Path]) -> None:
+    """Refuse an output folder that is not the tool's to replace: one that holds, or sits
+    inside, the project's folders or the working folder, or holds files but no MARKER."""
     target = out.resolve()
     if target == Path(target.anchor) or target == Path.home().resolve():
         raise OutputDirError(f"refusing to replace {target}")
     if target.exists() and not target.is_dir():
         raise OutputDirError(f"{out} exists and is not a folder")
-    for path in protected:
-        resolved = path.resolve()
-        if resolved == target or resolved.is_relative_to(target):
-            raise OutputDirError(f"output folder {out} would replace {path}")
+    if Path.cwd().resolve().is_relative_to(target):
+        raise OutputDirError(f"output folder {out} would replace the working folder")
+    for folder in project_folders:
+        resolved = folder.resolve()
+        if resolved.is_relative_to(target) or target.is_relative_to(resolved):
+            raise OutputDirError(f"output folder {out} would replace or sit inside {folder}")
+    if target.is_dir() and not (target / MARKER).is_file():
+        names = sorted(p.name for p in target.iterdir())
+        if names:
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            raise OutputDirError(
+                f"{out} is not a lowprec-map build (it has no {MARKER} file) and holds "
+                f"{shown}; remove it or choose another output folder"
+            )
+
+
+@contextmanager
+def taking_turns(out: Path, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+    """Hold the lock of `out` (a file beside it) for the block: writers take turns.
+
+    Waits up to `wait` seconds for another writer, then raises OutputDirError. The lock
+    is the kernel's (flock), so a killed writer never leaves it held.
+    """
+    lock_path = out.absolute().parent / f".{out.name}.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("ab") as lock:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise OutputDirError(
+                        f"{out} is being written by another lowprec-map build or serve; "
+                        "try again when it has finished"
+                    ) from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def mark_as_build(folder: Path) -> None:
+    """Write the marker that lets later builds replace `folder`."""
+    (folder / MARKER).write_bytes(MARKER_TEXT)
 
 
 def publish(files: Mapping[str, bytes], out: Path) -> None:
@@ -42,7 +97,8 @@ def staged(out: Path) -> Iterator[Path]:
     """A fresh staging folder beside `out`, swapped into place if the block succeeds.
 
     Whatever the block writes into the staging folder becomes the whole site at
-    once; on any error (or a kill) `out` is left exactly as it was.
+    once; on any error (or a kill) `out` is left exactly as it was. The caller holds
+    `taking_turns(out)`, so the stale staging folders removed here are no one's.
     """
     out = out.absolute()
     staging = _new_staging(out)

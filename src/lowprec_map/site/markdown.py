@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from lowprec_map.registry import REGISTRY
+from lowprec_map.site.math import tex_to_mathml
 from lowprec_map.site.urls import is_safe_link, naming_files, relative, url_of
 
 
@@ -48,13 +49,9 @@ def _table_close(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> st
 
 
 def _math(tex: str, options: dict[str, Any]) -> str:
-    # Imported on first use: it pulls in urllib and ssl (~50 ms) and most pages have no math.
-    from latex2mathml.converter import convert as latex_to_mathml  # noqa: PLC0415
-
     display = "block" if options.get("display_mode") else "inline"
-    try:
-        rendered = str(latex_to_mathml(tex, display=display))
-    except Exception:  # latex2mathml raises many types; show the source instead
+    rendered = tex_to_mathml(tex, display)
+    if rendered is None:  # TeX latex2mathml cannot read: show the source instead
         return f'<code class="math-source">{html.escape(tex)}</code>'
     if display == "inline":
         return rendered
