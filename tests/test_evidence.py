@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import bibtexparser
 import pytest
 from bs4 import BeautifulSoup
 from conftest import MINIMAL, MakeProject
@@ -326,22 +325,3 @@ def test_evidence_depth_on_about_is_computed_from_the_content(
     text = real_pages["about/index.html"].select_one("section.depth").get_text(" ", strip=True)  # type: ignore[union-attr]
     assert f"{len(below)} of the {len(sources)} sources" in text
     assert f"Dossiers read in full: {len(full)} of {len(real_graph.entries('dossier'))}." in text
-
-
-def test_bibtex_escapes_every_tex_special_and_parses_back(
-    make_project: MakeProject, tmp_path: Path
-) -> None:
-    title = r"A\B {x} 50% & $y$ #1 under_score ~tilde ^hat"
-    alpha = (
-        (MINIMAL / "dossiers/alpha.yaml")
-        .read_text()
-        .replace("title: Alpha paper", "title: " + json.dumps(title))
-    )
-    build(make_project({"dossiers/alpha.yaml": alpha}), tmp_path / "site")
-    library = bibtexparser.parse_string((tmp_path / "site/references.bib").read_text())  # type: ignore[attr-defined]
-    assert library.failed_blocks == []
-    field = next(e for e in library.entries if e.key == "alpha")["title"]
-    unescaped = {r"\textbackslash{}": "\\", r"\textasciitilde{}": "~", r"\textasciicircum{}": "^"}
-    for escaped, char in unescaped.items():
-        field = field.replace(escaped, char)
-    assert re.sub(r"\\([&%$#_{}])", r"\1", field.strip("{}")) == title

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import socket
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 from lowprec_map.content.check import check
 from lowprec_map.content.project import Project
+from lowprec_map.dev import serve as serve_module
 from lowprec_map.dev.serve import DevSite, watch_saves
 from lowprec_map.pipeline import build
 from lowprec_map.site import pages
@@ -443,3 +445,123 @@ def test_any_sequence_of_edits_rebuilds_like_a_full_build(
         assert dev.errors == [], [p.format() for p in dev.errors]
         build(project, root / f"full-{step}")
         assert tree(root / "dev") == tree(root / f"full-{step}"), (step, TOGGLES[index])
+
+
+# ---------------------------------------------------------------- attacks on recovery
+
+
+def test_a_failing_stage_shows_the_error_page_and_the_next_save_recovers(
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any exception in a stage, a bug of ours included, becomes the error page."""
+    project = make_project()
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+
+    def broken(*args: Any) -> Any:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(serve_module, "changed_facts", broken)
+    claim = project.content / "claims/alpha-fast.yaml"
+    claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha is faster."))
+    dev.rebuild()
+    page = dev.error_page()
+    assert page is not None and b"internal error: ZeroDivisionError: division by zero" in page
+    monkeypatch.undo()
+    claim.write_text(claim.read_text().replace("Alpha is faster.", "Alpha is fastest."))
+    dev.rebuild()
+    assert dev.error_page() is None
+    assert "Alpha is fastest." in (tmp_path / "dev/claims/alpha-fast/index.html").read_text()
+
+
+def test_a_file_caught_mid_write_is_judged_once_it_has_settled(
+    make_project: MakeProject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project()
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+    claim = project.content / "claims/alpha-fast.yaml"
+    good = claim.read_text()
+    claim.write_text("")  # an editor's save in place: truncated, not yet written
+    dev.rebuild()
+    assert dev.error_page() is None and dev.due()  # the last good pages stay up
+    claim.write_text(good.replace("Alpha is fast.", "Alpha, saved in place."))
+    dev.rebuild()
+    assert dev.error_page() is None and not dev.due()
+    monkeypatch.setattr(serve_module, "SETTLE_SECONDS", 0.0)  # a file that stays broken
+    claim.write_text("")
+    dev.rebuild()
+    page = dev.error_page()
+    assert page is not None and b"alpha-fast.yaml:1:1: file is empty" in page
+
+
+def test_a_deleted_output_folder_is_written_again_whole(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    project = make_project()
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+    dev.write_exports()
+    shutil.rmtree(tmp_path / "dev")
+    assert dev.due()
+    dev.rebuild()
+    dev.write_exports()
+    build(project, tmp_path / "full")
+    assert tree(tmp_path / "dev") == tree(tmp_path / "full")
+
+
+def test_serve_recovers_a_content_folder_deleted_and_made_again(server: Served) -> None:
+    base, root, process = server
+    content, away = root / "content", root / "content-away"
+    content.rename(away)
+    wait_for(lambda: "content folder not found" in fetch(base)[1])
+    away.rename(content)
+    wait_for(lambda: fetch(base)[0] == 200)
+    claim = content / "claims/alpha-fast.yaml"
+    claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha, watched again."))
+    wait_for(lambda: "Alpha, watched again." in fetch(base + "claims/alpha-fast/")[1])
+    assert process.poll() is None
+
+
+def test_saves_in_place_never_flash_the_error_page(server: Served) -> None:
+    """Forty saves as many editors write them (truncate, then write) while a reader keeps
+    asking for the page: every answer is the page."""
+    base, root, _ = server
+    claim, page = root / "content/claims/alpha-fast.yaml", base + "claims/alpha-fast/"
+    good, statuses, stop = claim.read_text(), [], threading.Event()
+
+    def keep_reading() -> None:
+        while not stop.is_set():
+            statuses.append(fetch(page)[0])
+
+    reader = threading.Thread(target=keep_reading)
+    reader.start()
+    try:
+        for n in range(40):
+            with claim.open("w") as save:  # truncated here
+                save.flush()
+                time.sleep(0.02)
+                save.write(good.replace("Alpha is fast.", f"Alpha, save {n}."))
+            time.sleep(0.05)
+        wait_for(lambda: "Alpha, save 39." in fetch(page)[1])
+    finally:
+        stop.set()
+        reader.join()
+    assert len(statuses) > 20 and set(statuses) == {200}
+
+
+def test_serve_answers_head_long_names_and_data_files_as_they_are(server: Served) -> None:
+    base, root, _ = server
+    response = raw_request(base, b"HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    head, _, body = response.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200") and body == b""
+    length = int(re.search(rb"Content-Length: (\d+)", head)[1])  # type: ignore[index]
+    assert length == len(fetch(base)[1].encode())
+    assert fetch(base + "x" * 300 + "/")[0] == 404  # a name too long for the file system
+    claim = root / "content/claims/alpha-fast.yaml"
+    claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha </head> is fast."))
+    data = root / "_site/data/map.json"
+    wait_for(lambda: "</head>" in data.read_text())
+    status, served = fetch(base + "data/map.json")
+    assert status == 200 and served == data.read_text()  # no reload script in data
+    json.loads(served)

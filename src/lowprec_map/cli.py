@@ -8,13 +8,14 @@ Exit codes: 0 success, 1 content errors (or warnings under --strict), 2 usage er
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
+
+from pydantic import TypeAdapter, ValidationError
 
 from lowprec_map.content.check import check
 from lowprec_map.content.project import SCHEMA_DIR, Project
@@ -23,6 +24,7 @@ from lowprec_map.errors import ContentError, Problem, problems_json
 from lowprec_map.output.write import OutputDirError
 from lowprec_map.pipeline import build
 from lowprec_map.registry import REGISTRY, type_name
+from lowprec_map.schema.fields import WebUrl
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -52,7 +54,7 @@ def make_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)"
     )
-    serve_cmd.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve_cmd.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     new_cmd = commands.add_parser("new", help="scaffold an entry that validates as written")
     new_cmd.add_argument(
         "type",
@@ -65,6 +67,13 @@ def make_parser() -> argparse.ArgumentParser:
     schema_cmd = commands.add_parser("schema", help="write one JSON Schema per content type")
     schema_cmd.add_argument("--out", type=Path, default=Path(SCHEMA_DIR), help="output folder")
     return parser
+
+
+def _port(text: str) -> int:
+    """A TCP port to listen on, 1 to 65535 (the OS would pick another port for others)."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, not '{text}'")
+    return int(text)
 
 
 def _content_options(command: argparse.ArgumentParser) -> None:
@@ -80,9 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; returns the exit code."""
     args = make_parser().parse_args(argv)
     if args.command == "schema":
-        for path in write_schemas(args.out):
-            print(path)
-        return EXIT_OK
+        return _schema(args.out)
     if args.command == "new":
         return _new(args.content, args.type, args.id)
     project = Project.beside(args.content)
@@ -113,6 +120,20 @@ def _check(project: Project, strict: bool, output_format: str) -> int:
         return EXIT_CONTENT
     counts = result.graph.counts()
     print(f"ok: {_counts_text(counts)} ({time.perf_counter() - started:.2f} s)")
+    return EXIT_OK
+
+
+def _schema(out: Path) -> int:
+    if out.exists() and not out.is_dir():
+        print(f"lowprec-map: error: {out} exists and is not a folder", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        written = write_schemas(out)
+    except OSError as exc:
+        print(f"lowprec-map: error: {exc.strerror or exc}: {exc.filename or out}", file=sys.stderr)
+        return EXIT_USAGE
+    for path in written:
+        print(path)
     return EXIT_OK
 
 
@@ -148,7 +169,7 @@ def _serve(project: Project, out: Path, host: str, port: int) -> int:
 def _build(
     project: Project, out: Path, strict: bool, base_url: str | None = None, offline: bool = False
 ) -> int:
-    if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+[^\s]*", base_url):
+    if base_url is not None and not _is_web_url(base_url):
         print(
             f"lowprec-map: error: --base-url must be an http(s) URL, not '{base_url}'",
             file=sys.stderr,
@@ -174,6 +195,14 @@ def _build(
         f"into {out} in {report.seconds:.2f} s"
     )
     return EXIT_OK
+
+
+def _is_web_url(text: str) -> bool:
+    try:
+        TypeAdapter(WebUrl).validate_python(text)
+    except ValidationError:
+        return False
+    return True
 
 
 def _print_problems(problems: list[Problem]) -> None:

@@ -27,6 +27,7 @@ from lowprec_map.output.write import (
     taking_turns,
     write_files,
 )
+from lowprec_map.schema.fields import folder_url
 from lowprec_map.site.exports import (
     bibtex,
     claims_csv,
@@ -82,6 +83,7 @@ def build(
     `offline` makes every internal link name a file, for a site opened from a folder.
     """
     started = time.perf_counter()
+    base_url = None if base_url is None else folder_url(base_url)
     check_output_dir(out, project.protected)
     with taking_turns(out), collector_paused():
         result = check(project.content)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.content.load import load_file
+from lowprec_map.content.load import MAX_FILE_BYTES, load_file
 from lowprec_map.content.project import discover
 from lowprec_map.content.rules import check_rules
 from lowprec_map.content.validate import ValidateResult, missing_required, validate_doc
@@ -104,7 +104,9 @@ class ContentCache:
         settled = time.time_ns() - stat.st_mtime_ns > SETTLED_NS
         if cached is not None and cached.stamp == stamp:
             return cached.result
-        raw = _read_bytes(path)  # read once: for the digest and, if it changed, for parsing
+        # Read once: for the digest and, if it changed, for parsing; a file over the limit
+        # is never read (load_file reports its size).
+        raw = _read_bytes(path) if stat.st_size <= MAX_FILE_BYTES else None
         digest = hashlib.blake2b(raw, digest_size=16).digest() if raw is not None else b""
         # A stamp is trusted only if the file had settled when it was taken: a write within
         # the same tick after it would keep it.

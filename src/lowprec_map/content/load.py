@@ -25,6 +25,9 @@ MAX_NODES = 50_000  # bounds alias expansion ("billion laughs") per file
 STR_TAG = "tag:yaml.org,2002:str"
 _MERGE = object()  # stands for a '<<' key
 MAX_DEPTH = 64  # content is shallow; deeper input is hostile and would exhaust the stack
+# Characters no output can carry: XML 1.0 forbids them (and HTML, JSON and CSV readers
+# choke on them), so a value holding one is an error at its line, not a broken feed.
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 Loc = tuple[str | int, ...]
 
@@ -116,13 +119,15 @@ def load_file(
 
 
 def _read_text(path: Path, problems: list[Problem], raw: bytes | None) -> str | None:
-    if raw is None:
-        raw = path.read_bytes()
-    if len(raw) > MAX_FILE_BYTES:
+    # The size is known before reading: a huge (or sparse) file is never read whole.
+    size = len(raw) if raw is not None else path.stat().st_size
+    if size > MAX_FILE_BYTES:
         problems.append(
-            Problem(SourcePos(path), f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
+            Problem(SourcePos(path), f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
         )
         return None
+    if raw is None:
+        raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -133,7 +138,14 @@ def _read_text(path: Path, problems: list[Problem], raw: bytes | None) -> str | 
             Problem(SourcePos(path, line, col), f"invalid UTF-8 (byte 0x{raw[exc.start]:02x})")
         )
         return None
-    return text.removeprefix("\ufeff")
+    text = text.removeprefix("\ufeff")
+    unwritable = UNWRITABLE.search(text)
+    if unwritable is not None:  # raw in the file: YAML would reject it too, but not a page body
+        problems.append(
+            Problem(_text_pos(path, text, unwritable.start()), _unwritable(unwritable[0]))
+        )
+        return None
+    return text
 
 
 def _split_front_matter(
@@ -191,6 +203,11 @@ def _compose(path: Path, text: str, problems: list[Problem], line_offset: int) -
     except yaml.YAMLError as exc:  # errors without a mark, e.g. from the reader
         problems.append(Problem(SourcePos(path), f"YAML error: {exc}"))
         return None
+    except RecursionError:  # the pure-Python parser recurses once per level of nesting
+        line, col = _deepest(text)
+        message = f"more than {MAX_DEPTH} levels of nesting"
+        problems.append(Problem(SourcePos(path, line + line_offset, col), message))
+        return None
     if node is None:
         problems.append(Problem(SourcePos(path, 1 + line_offset), "file is empty"))
     return node
@@ -212,6 +229,31 @@ def _syntax_problem(path: Path, exc: yaml.MarkedYAMLError, line_offset: int) -> 
     line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (1, 1)
     what = " ".join(part for part in (exc.context, exc.problem) if part)
     return Problem(SourcePos(path, line, col), f"YAML syntax error: {what}")
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """Where brackets first open deeper than MAX_DEPTH (line, column), else the start;
+    for the error when nesting exhausts the parser (block nesting that deep would be
+    thousands of columns of indentation: this names the usual culprit)."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += (char in "[{") - (char in "]}")
+        if depth > MAX_DEPTH:
+            return _text_line_col(text, index)
+    return 1, 1
+
+
+def _text_line_col(text: str, index: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, index) + 1
+    return text.count("\n", 0, index) + 1, index - line_start + 1
+
+
+def _text_pos(path: Path, text: str, index: int) -> SourcePos:
+    return SourcePos(path, *_text_line_col(text, index))
+
+
+def _unwritable(char: str) -> str:
+    return f"character U+{ord(char):04X} is not allowed: no page, feed or data file can hold it"
 
 
 def _kind(value: object) -> str:
@@ -255,14 +297,29 @@ class _Builder:
 
     def _scalar(self, node: yaml.Node) -> Any:
         if node.tag == STR_TAG:  # most values: no constructor needed
-            return node.value
+            return self._checked_text(node, node.value)
         try:
-            return self.scalars.construct_object(node)
-        except yaml.YAMLError as exc:
+            value = self.scalars.construct_object(node)
+        # PyYAML's constructors raise ValueError and others of their own on values such as
+        # `2026-02-30` or `!!int abc`: every one is a bad value at its line.
+        except Exception as exc:
             pos = SourcePos(self.positions.path, *self._mark(node))
-            reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            self.problems.append(Problem(pos, f"bad value: {reason}"))
+            reason = getattr(exc, "problem", None) or (str(exc).splitlines() or [""])[0]
+            reason = reason or type(exc).__name__
+            self.problems.append(Problem(pos, f"bad value '{node.value}': {reason}"))
             return None
+        return self._checked_text(node, value) if isinstance(value, str) else value
+
+    def _checked_text(self, node: yaml.Node, text: str) -> str | None:
+        """`text`, or None with a problem at its character when no output can hold it."""
+        unwritable = UNWRITABLE.search(text)
+        if unwritable is None:
+            return text
+        line, col = self._mark(node)  # the value's start: escapes make columns inexact
+        self.problems.append(
+            Problem(SourcePos(self.positions.path, line, col), _unwritable(unwritable[0]))
+        )
+        return None
 
     def _key(self, node: yaml.Node) -> Any:
         if node.tag == "tag:yaml.org,2002:merge":

@@ -26,6 +26,8 @@ from lowprec_map.schema.fields import (
     MeasuredIn,
     Measures,
     Model,
+    ModelSize,
+    Number,
     NumberFormat,
     Perturbs,
     RefTo,
@@ -167,14 +169,14 @@ class Setting(Model):
 
 class Measurement(Model):
     metric: Measures = Field(description="Metric id (see taxonomy.yaml `metrics`).")
-    value: float | None = Field(default=None, description="The number, in the metric's unit.")
-    range: Annotated[list[float], Field(min_length=2, max_length=2)] | None = Field(
+    value: Number | None = Field(default=None, description="The number, in the metric's unit.")
+    range: Annotated[list[Number], Field(min_length=2, max_length=2)] | None = Field(
         default=None, description="[low, high], when the source gives a range."
     )
     baseline: Text = Field(description="What it is compared with, e.g. 'BF16 rollout'.")
     model: Text = Field(description="The model, as the source names it.")
-    size_b: float | None = Field(
-        default=None, gt=0, description="Parameters in billions (total, for MoE)."
+    size_b: ModelSize | None = Field(
+        default=None, description="Parameters in billions (total, for MoE)."
     )
     format: NumberFormat = Field(description="The number format measured.")
     setting: Setting | None = Field(default=None, description="Task, length, batch.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
@@ -24,6 +24,11 @@ class RefTo:
 
 
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
+# A number a source gives: finite, and within what a chart's axis and a reader can take
+# (NaN, infinities and magnitudes past 10^12 are errors at their line, not a crashed build).
+Number = Annotated[float, Field(allow_inf_nan=False, ge=-1e12, le=1e12)]
+# Parameters in billions: from one parameter (1e-9) to a hundred trillion (1e5).
+ModelSize = Annotated[float, Field(allow_inf_nan=False, ge=1e-9, le=1e5)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=400)]
 
 
@@ -33,7 +38,21 @@ class Prose:
 
 
 Markdown = Annotated[str, StringConstraints(min_length=1, max_length=20_000), Prose()]
-WebUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s/?#]+[^\s]*$", max_length=500)]
+# No space, quote, angle bracket, brace, backslash, caret, backtick or bar: RFC 3986 allows
+# none of them in a URL, and each could close a value in some export (HTML, BibTeX).
+WebUrl = Annotated[
+    str,
+    StringConstraints(pattern=r"^https?://[^\s/?#\"<>{}|\\^`]+[^\s\"<>{}|\\^`]*$", max_length=500),
+]
+
+
+def folder_url(url: str) -> str:
+    """`url` ending in one '/', as a base URL must: pages are joined onto it."""
+    return url.rstrip("/") + "/"
+
+
+# Where the site is published; normalised to end in '/'.
+BaseUrl = Annotated[WebUrl, AfterValidator(folder_url)]
 ArxivId = Annotated[str, StringConstraints(pattern=r"^\d{4}\.\d{4,5}$")]
 # A locator says where in a source a statement stands, so a reader can check it.
 Locator = Annotated[

@@ -13,7 +13,7 @@ from pydantic import (
     StringConstraints,
 )
 
-from lowprec_map.schema.fields import InGroup, Markdown, Model, Slug, Text, WebUrl
+from lowprec_map.schema.fields import BaseUrl, InGroup, Markdown, Model, Number, Slug, Text, WebUrl
 
 # ---------------------------------------------------------------- site.yaml
 
@@ -76,8 +76,9 @@ class Site(Model):
     loop: FeedbackLoop = Field(description="The feedback loop (section 02).")
     sections: LandingSections = Field(description="Labels and headings of sections 01-09.")
     repository: WebUrl = Field(description="The source repository's URL.")
-    base_url: WebUrl = Field(
-        description="Published root URL ending in '/', for canonical links, the feed and sitemap."
+    base_url: BaseUrl = Field(
+        description="Published root URL, for canonical links, the feed and sitemap "
+        "(a missing '/' at its end is added)."
     )
 
 
@@ -120,7 +121,7 @@ class Metric(Model):
     name: Text = Field(description="Display name, e.g. 'Rollout speedup'.")
     unit: Text = Field(description="Unit of its values, e.g. '×', '%', 'points', 'GB'.")
     better: Literal["higher", "lower"] = Field(description="Which direction is better.")
-    no_change: float | None = Field(
+    no_change: Number | None = Field(
         default=None, description="The value that means 'same as the baseline' (1 for ×)."
     )
     description: Text = Field(description="What is measured, against what.")

@@ -125,7 +125,10 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
         ],
     }
     # Compact: with `indent`, json falls back to its pure-Python encoder (10x slower).
-    text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    # allow_nan=False: the schema admits finite numbers only, and JSON has no NaN.
+    text = json.dumps(
+        document, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    )
     return (text + "\n").encode()
 
 
@@ -165,15 +168,20 @@ def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
         data = _measurement_data(graph, entry, m)
         data.update(data.pop("setting"), claim=entry.id, source=m.source)
         data["claim_url"] = base_url + entry_url(entry)
-        writer.writerow(
-            ["" if data[c] is None else _csv_text(data[c]) for c in MEASUREMENT_COLUMNS]
-        )
+        writer.writerow(["" if data[c] is None else _cell(data[c]) for c in MEASUREMENT_COLUMNS])
     return out.getvalue().encode()
 
 
-def _csv_text(value: object) -> object:
-    """Numbers as people write them (2, not 2.0) and to every digit the source gave
-    (`:g` would keep six); other values unchanged."""
+# A text cell starting with one of these is run as a formula by spreadsheets.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell. Numbers as people write them (2, not 2.0) and to every digit the source
+    gave (`:g` would keep six); text that a spreadsheet would run as a formula gets a
+    leading apostrophe, as OWASP's CSV-injection advice has it. Numbers stay numbers."""
+    if isinstance(value, str):
+        return "'" + value if value.startswith(FORMULA_START) else value
     if not isinstance(value, float):
         return value
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
@@ -200,19 +208,18 @@ def claims_csv(graph: MapGraph, base_url: str) -> bytes:
         claim = entry.model
         assert isinstance(claim, Claim)
         sources = "; ".join(f"{s.dossier} ({s.locator})" for s in claim.sources)
-        writer.writerow(
-            [
-                entry.id,
-                claim.statement,
-                claim.label,
-                sources,
-                "; ".join(claim.conflicts_with),
-                "; ".join(claim.programs),
-                claim.scope or "",
-                claim.updated.isoformat(),
-                base_url + entry_url(entry),
-            ]
-        )
+        row = [
+            entry.id,
+            claim.statement,
+            claim.label,
+            sources,
+            "; ".join(claim.conflicts_with),
+            "; ".join(claim.programs),
+            claim.scope or "",
+            claim.updated.isoformat(),
+            base_url + entry_url(entry),
+        ]
+        writer.writerow([_cell(value) for value in row])
     return out.getvalue().encode()
 
 
@@ -240,7 +247,7 @@ def dossier_bibtex(entry: Entry) -> str:
     assert isinstance(d, Dossier)
     fields = [
         ("title", "{" + _tex(d.title) + "}"),
-        ("author", " and ".join(_tex(a) for a in d.authors)),
+        ("author", " and ".join(_bibtex_name(a) for a in d.authors)),
         ("year", str(d.date.year)),
         ("month", d.date.strftime("%b").lower()),
         ("url", d.url),
@@ -276,13 +283,31 @@ def _entry(key: str, fields: list[tuple[str, str]]) -> str:
 
 
 _TEX_SPECIALS = re.compile(r"[\\&%$#_{}~^]")
-_TEX_ESCAPES = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+# BibTeX counts every brace, escaped or not, when it finds a field's end: a brace in a
+# value is written as math's brace command, so the braces of every field stay balanced.
+_TEX_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "{": r"$\lbrace$",
+    "}": r"$\rbrace$",
+}
 
 
 def _tex(text: str) -> str:
     """Escape every TeX special (backslash included) in one pass, so no escape is escaped
     again; keep Unicode (biber and modern BibTeX read UTF-8)."""
     return _TEX_SPECIALS.sub(lambda m: _TEX_ESCAPES.get(m[0], "\\" + m[0]), text)
+
+
+_NAME_SEPARATOR = re.compile(r"\sand\s", re.IGNORECASE)
+
+
+def _bibtex_name(name: str) -> str:
+    """One author for an `author` field: BibTeX splits the field at every ' and ', so a
+    name holding one (a team's, say) is braced whole."""
+    tex = _tex(name)
+    return "{" + tex + "}" if _NAME_SEPARATOR.search(tex) else tex
 
 
 def robots_txt(base_url: str) -> bytes:

@@ -39,7 +39,6 @@ from lowprec_map.site.reads import (
     members_fact,
 )
 from lowprec_map.site.template_errors import (
-    TEMPLATE_MISTAKES,
     TemplateFailure,
     check_blocks,
     template_problem,
@@ -177,7 +176,10 @@ class Renderer:
         TemplateFailure."""
         try:
             return self._draw_page(spec, page.values, page.reader), page.reader.take_facts()
-        except jinja2.TemplateError as exc:
+        # Whatever a template's code raises (a filter given the wrong value, 1/0, a macro
+        # that calls itself forever, a macro file failing as it loads) is a mistake at a
+        # template's line, and reported there.
+        except Exception as exc:
             raise TemplateFailure(template_problem(exc, self.templates)) from None
 
     def _draw_page(self, spec: PageSpec, values: Context, reader: Reader) -> bytes:
@@ -191,17 +193,14 @@ class Renderer:
         placement = _placement_of(page_file, variables.get("absolute_root"))
         macros = self._macros(placement)
         site = self._site(reader.site)
-        try:
-            text = template.render(
-                variables,
-                page=spec,
-                page_file=page_file,
-                macros=macros,
-                site=site,
-                chrome=self._chrome(placement, site, reader),
-            )
-        except TEMPLATE_MISTAKES as exc:  # e.g. a filter or global given the wrong value
-            raise TemplateFailure(template_problem(exc, self.templates)) from None
+        text = template.render(
+            variables,
+            page=spec,
+            page_file=page_file,
+            macros=macros,
+            site=site,
+            chrome=self._chrome(placement, site, reader),
+        )
         return text.encode("utf-8")
 
     def _chrome(self, placement: Placement, site: Site, reader: Reader) -> dict[str, Markup]:
@@ -311,8 +310,7 @@ class Renderer:
             return site
         original, shown = self._shown_site
         if original is not site or shown is None:
-            url = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
-            shown = site.model_copy(update={"base_url": url})
+            shown = site.model_copy(update={"base_url": self.base_url})
             self._shown_site = (site, shown)
         return shown
 

@@ -22,22 +22,22 @@ class TemplateFailure(Exception):
         return (TemplateFailure, (self.problem,))
 
 
-# What a template can raise through the filters and globals it calls with a wrong value.
-TEMPLATE_MISTAKES = (TypeError, AttributeError, ValueError, KeyError, IndexError)
-
-
 def template_problem(exc: Exception, templates: Path) -> Problem:
     """A template failure as a positioned problem (the template file and line)."""
     if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
         return Problem(SourcePos(templates / exc.name, exc.lineno or 1), f"template: {exc.message}")
     if isinstance(exc, jinja2.TemplateNotFound):
         return Problem(SourcePos(templates / str(exc.name)), "template not found")
-    # Jinja rewrites tracebacks so that template frames carry the template's file and line.
+    # The innermost frame of a template's compiled code names the file and, through the
+    # template's line map, the line (Jinja rewrites only some tracebacks itself).
     frame, where = exc.__traceback__, SourcePos(templates)
     while frame is not None:
-        filename = frame.tb_frame.f_code.co_filename
-        if filename.endswith((".html", ".xml")):
-            where = SourcePos(Path(filename), frame.tb_lineno)
+        code, template = frame.tb_frame.f_code, frame.tb_frame.f_globals.get("__jinja_template__")
+        if code.co_filename.endswith((".html", ".xml")):
+            line = frame.tb_lineno
+            if isinstance(template, jinja2.Template):
+                line = template.get_corresponding_lineno(line)
+            where = SourcePos(Path(code.co_filename), line)
         frame = frame.tb_next
     detail = str(exc) if isinstance(exc, jinja2.TemplateError) else f"{type(exc).__name__}: {exc}"
     return Problem(where, f"template error: {detail}")
