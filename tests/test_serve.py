@@ -560,8 +560,26 @@ def test_serve_answers_head_long_names_and_data_files_as_they_are(server: Served
     assert fetch(base + "x" * 300 + "/")[0] == 404  # a name too long for the file system
     claim = root / "content/claims/alpha-fast.yaml"
     claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha </head> is fast."))
-    data = root / "_site/data/map.json"
+    data = root / ".lowprec-cache/serve/data/map.json"
     wait_for(lambda: "</head>" in data.read_text())
     status, served = fetch(base + "data/map.json")
     assert status == 200 and served == data.read_text()  # no reload script in data
     json.loads(served)
+
+
+def test_serve_previews_from_its_own_folder(server: Served) -> None:
+    """An offline site built into _site survives a preview and its rebuilds."""
+    base, root, _ = server
+    built = subprocess.run(
+        [sys.executable, str(REPO / "build.py"), "--offline"],
+        cwd=root,
+        capture_output=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    offline = tree(root / "_site")
+    claim = root / "content/claims/alpha-fast.yaml"
+    claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha, previewed."))
+    wait_for(lambda: "Alpha, previewed." in fetch(base + "claims/alpha-fast/")[1])
+    assert tree(root / "_site") == offline
+    assert (root / ".lowprec-cache/serve/claims/alpha-fast/index.html").is_file()

@@ -50,7 +50,12 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("--format", choices=("text", "json"), default="text")
     serve_cmd = commands.add_parser("serve", help="build, serve and rebuild on save")
     _content_options(serve_cmd)
-    serve_cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
+    serve_cmd.add_argument(
+        "--out",
+        type=Path,
+        help="preview folder (default: .lowprec-cache/serve beside the content, never "
+        "build's _site)",
+    )
     serve_cmd.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)"
     )
@@ -103,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"lowprec-map: error: {missing}", file=sys.stderr)
         return EXIT_USAGE
     if args.command == "serve":
-        return _serve(project, args.out, args.host, args.port)
+        return _serve(project, args.out or project.preview, args.host, args.port)
     return _build(project, args.out, args.strict, args.base_url, args.offline)
 
 

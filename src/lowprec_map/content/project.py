@@ -37,6 +37,12 @@ class Project:
         return self.content.absolute().parent / ".lowprec-cache"
 
     @property
+    def preview(self) -> Path:
+        """Where `serve` writes by default: in the cache, so a build's folder (an offline
+        site, say) is never rewritten by a preview."""
+        return self.cache / "serve"
+
+    @property
     def protected(self) -> list[Path]:
         """The project's folders, which an output folder must neither replace nor sit in."""
         return [self.content, self.templates, self.static]

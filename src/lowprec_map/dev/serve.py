@@ -337,7 +337,7 @@ def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000
             daemon=True,
         )
         watcher.start()
-        print(f"serve: http://{host}:{port}/ (Ctrl+C to stop)")
+        print(f"serve: http://{host}:{port}/ from {out} (Ctrl+C to stop)")
         server = ReloadServer(lambda script: make_app(out, site.error_page, script))
         server.serve(host=host, port=port, restart_delay=0, debug=False)
 
