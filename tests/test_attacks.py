@@ -121,6 +121,7 @@ def test_ordinary_math_still_renders(make_project: MakeProject, tmp_path: Path) 
 # ---------------------------------------------------------------- the output folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("out", "what"),
     [
@@ -154,6 +155,7 @@ def test_an_output_folder_that_is_not_a_build_is_never_replaced(
     assert tree(root) == before  # nothing written, nothing lost
 
 
+@pytest.mark.slow
 def test_a_previous_build_or_an_empty_folder_is_replaced(tmp_path: Path) -> None:
     root = a_project(tmp_path)
     (root / "empty").mkdir()
@@ -164,6 +166,7 @@ def test_a_previous_build_or_an_empty_folder_is_replaced(tmp_path: Path) -> None
     assert run("build", "--out", "empty", cwd=root).returncode == 0
 
 
+@pytest.mark.slow
 def test_builds_into_one_folder_take_turns(tmp_path: Path) -> None:
     """Three builds at once, five times: each exits 0 and the site is whole every time."""
     root = a_project(tmp_path)
@@ -246,6 +249,7 @@ def test_deep_nesting_without_libyaml_is_a_positioned_error(
     assert [p.format() for p in problems] == ["deep.yaml:2:71: more than 64 levels of nesting"]
 
 
+@pytest.mark.slow
 def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
     """A 3 GB sparse claim, checked with 1 GB of memory: read whole, it could not fit."""
     root = a_project(tmp_path)
@@ -363,6 +367,7 @@ def test_a_base_url_without_its_slash_is_normalised(
 # ---------------------------------------------------------------- templates and the CLI
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("template", "code", "message"),
     [
@@ -394,6 +399,7 @@ def test_template_runtime_errors_are_positioned(
     assert f"templates/{template}:{line}:1: template error: {message}" in result.stderr
 
 
+@pytest.mark.slow
 def test_schema_into_a_file_and_an_impossible_port_are_usage_errors(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
     result = run("schema", "--out", "a-file", cwd=tmp_path)

@@ -7,6 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -14,6 +15,10 @@ sys.path.insert(0, str(REPO / "bench"))
 import build_bench
 import hugo_site
 import synth
+
+# Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
+pytestmark = pytest.mark.slow
+
 
 HUGO = shutil.which("hugo")
 

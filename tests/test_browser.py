@@ -17,6 +17,10 @@ from lowprec_map.schema.entries import Dossier, Program
 from lowprec_map.schema.frame import EvidenceLabel
 from lowprec_map.site import pages
 
+# Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
+pytestmark = pytest.mark.slow
+
+
 __all__ = ["serve"]  # the fixture, imported so pytest finds it
 
 
@@ -112,8 +116,11 @@ def test_program_filter_shows_exactly_its_dossiers_and_lives_in_the_url(
 def test_ledger_filter_shows_exactly_the_claims_of_a_label(
     problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
 ) -> None:
-    label = max(graph.entries("evidence"), key=lambda e: len(graph.with_label(e)))
-    expected = {c.id for c in graph.with_label(label)}
+    def carrying(label: Entry) -> list[Entry]:
+        return graph.backlinks(label, "claim", "labelled")
+
+    label = max(graph.entries("evidence"), key=lambda e: len(carrying(e)))
+    expected = {c.id for c in carrying(label)}
     assert isinstance(label.model, EvidenceLabel)
     page.goto(serve(site, "claims/"))
     page.click(f"a[data-label-filter='{label.id}']")

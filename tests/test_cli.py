@@ -39,6 +39,7 @@ def test_check_clean_exits_zero_with_summary(
     assert out.startswith("ok: 2 dossiers, 3 claims, 1 tension, 1 failure mode, 1 research program")
 
 
+@pytest.mark.slow
 def test_check_typo_prints_position_and_suggestion(
     make_project: MakeProject, tmp_path: Path
 ) -> None:
@@ -70,6 +71,7 @@ def test_strict_turns_warnings_into_failure(make_project: MakeProject) -> None:
     assert main(["check", "--content", str(project.content), "--strict"]) == 1
 
 
+@pytest.mark.slow
 def test_usage_errors_exit_two(make_project: MakeProject, tmp_path: Path) -> None:
     assert run_cli("frobnicate", cwd=tmp_path).returncode == 2
     project = make_project()
@@ -81,6 +83,7 @@ def test_usage_errors_exit_two(make_project: MakeProject, tmp_path: Path) -> Non
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_build_py_builds_by_default(make_project: MakeProject, tmp_path: Path) -> None:
     project = make_project()
     out = tmp_path / "site"
@@ -93,6 +96,7 @@ def test_build_py_builds_by_default(make_project: MakeProject, tmp_path: Path) -
     assert sum(1 for _ in out.rglob("*.html")) == pages
 
 
+@pytest.mark.slow
 def test_template_error_names_the_template_line(make_project: MakeProject, tmp_path: Path) -> None:
     project = make_project()
     templates = tmp_path / "templates"
@@ -120,6 +124,7 @@ def test_template_error_names_the_template_line(make_project: MakeProject, tmp_p
     assert "no_such_field" in result.stderr
 
 
+@pytest.mark.slow
 def test_an_unwritable_output_folder_is_an_error_not_a_traceback(
     make_project: MakeProject, tmp_path: Path
 ) -> None:

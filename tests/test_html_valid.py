@@ -7,7 +7,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from browser import VNU_JAR, require
+
+# Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
+pytestmark = pytest.mark.slow
 
 
 def test_every_page_is_valid_html(real_site: Path) -> None:

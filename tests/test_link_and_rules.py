@@ -56,11 +56,10 @@ def test_backlinks_counts_and_path_order(make_project: MakeProject) -> None:
     ]
     counts = graph.counts()
     assert (counts["dossier"], counts["core"], counts["claim"], counts["evidence"]) == (2, 1, 3, 5)
-    steps = graph.path_steps(graph.get("path", "start"))
-    assert [(s.stage, t.key if t else None) for s, t in steps] == [
-        (None, "dossier:alpha"),
-        ("gap", None),
-        (None, "claim:beta-slow"),
+    # The path's steps name alpha, then a stage ("gap"), then beta-slow.
+    assert [(t, r) for s, t, r in graph.edges() if s == "path:start"] == [
+        ("claim:beta-slow", "step"),
+        ("dossier:alpha", "step"),
     ]
     program = graph.get("program", "prog")
     assert [e.id for e in graph.program_members(program, "dossier")] == ["alpha"]

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from lowprec_map.content.load import Positions, load_content, load_file, parse_yaml
+from lowprec_map.content.load import Positions, load_file, parse_yaml
+from lowprec_map.content.project import discover
 from lowprec_map.errors import Problem
 
 
@@ -96,8 +97,9 @@ def test_layout_problems_are_reported_not_dropped(tmp_path: Path) -> None:
     (tmp_path / ".hidden").write_text("reported: it might be content")
     (tmp_path / ".DS_Store").write_text("ignored: known litter")
     (tmp_path / "claims" / "draft.yaml~").write_text("ignored: a backup")
-    result = load_content(tmp_path)
-    messages = sorted(p.message for p in result.problems)
+    problems: list[Problem] = []
+    discover(tmp_path, problems)
+    messages = sorted(p.message for p in problems)
     assert messages == [
         "expected a .yaml file in claims/",
         "file name 'Bad_Name' is not a valid id: use lowercase letters, digits and hyphens, "

@@ -97,6 +97,7 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield served
 
 
+@pytest.mark.slow
 def test_serve_rebuilds_shows_errors_and_recovers(
     server: tuple[str, Path, subprocess.Popen[str]],
 ) -> None:
@@ -140,6 +141,7 @@ def listening_addresses(port: int) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 def test_serve_binds_to_localhost_by_default(
     shared_server: Served,
 ) -> None:
@@ -172,6 +174,7 @@ def raw_request(base: str, request: bytes, *, ends_here: bool = False) -> bytes:
     return b"".join(chunks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     [
@@ -195,6 +198,7 @@ def test_serve_never_leaves_the_output_folder(shared_server: Served, path: str) 
     assert process.poll() is None
 
 
+@pytest.mark.slow
 def test_serve_survives_malformed_requests(shared_server: Served) -> None:
     base, _, process = shared_server
     for junk in [
@@ -209,6 +213,7 @@ def test_serve_survives_malformed_requests(shared_server: Served) -> None:
     assert fetch(base)[0] == 200
 
 
+@pytest.mark.slow
 def test_browser_reloads_by_itself_after_a_save(
     server: tuple[str, Path, subprocess.Popen[str]],
 ) -> None:
@@ -510,6 +515,7 @@ def test_a_deleted_output_folder_is_written_again_whole(
     assert tree(tmp_path / "dev") == tree(tmp_path / "full")
 
 
+@pytest.mark.slow
 def test_serve_recovers_a_content_folder_deleted_and_made_again(server: Served) -> None:
     base, root, process = server
     content, away = root / "content", root / "content-away"
@@ -523,6 +529,7 @@ def test_serve_recovers_a_content_folder_deleted_and_made_again(server: Served) 
     assert process.poll() is None
 
 
+@pytest.mark.slow
 def test_saves_in_place_never_flash_the_error_page(server: Served) -> None:
     """Forty saves as many editors write them (truncate, then write) while a reader keeps
     asking for the page: every answer is the page."""
@@ -550,6 +557,7 @@ def test_saves_in_place_never_flash_the_error_page(server: Served) -> None:
     assert len(statuses) > 20 and set(statuses) == {200}
 
 
+@pytest.mark.slow
 def test_serve_answers_head_long_names_and_data_files_as_they_are(server: Served) -> None:
     base, root, _ = server
     response = raw_request(base, b"HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -567,6 +575,7 @@ def test_serve_answers_head_long_names_and_data_files_as_they_are(server: Served
     json.loads(served)
 
 
+@pytest.mark.slow
 def test_serve_previews_from_its_own_folder(server: Served) -> None:
     """An offline site built into _site survives a preview and its rebuilds."""
     base, root, _ = server

@@ -12,6 +12,9 @@ from conftest import REPO
 
 from lowprec_map.cli import make_parser
 
+# Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
     "command",

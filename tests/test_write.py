@@ -13,7 +13,7 @@ from conftest import REPO, MakeProject, beside, tree
 from lowprec_map import pipeline
 from lowprec_map.errors import ContentError
 from lowprec_map.output import parallel
-from lowprec_map.output.write import OutputDirError, check_output_dir, publish
+from lowprec_map.output.write import OutputDirError, check_output_dir, staged, write_files
 from lowprec_map.pipeline import build
 
 
@@ -26,6 +26,7 @@ def test_two_builds_are_byte_identical(make_project: MakeProject, tmp_path: Path
     assert one == two
 
 
+@pytest.mark.slow
 def test_builds_in_separate_processes_are_byte_identical(tmp_path: Path) -> None:
     """String hashing is seeded per process: no output may depend on set or dict-of-set order.
 
@@ -73,10 +74,11 @@ def test_crash_while_writing_leaves_old_site_intact(
     assert beside(tmp_path) == ["content", "site"]
 
 
-def test_publish_replaces_stale_files(tmp_path: Path) -> None:
+def test_a_staged_site_replaces_stale_files(tmp_path: Path) -> None:
     out = tmp_path / "site"
-    publish({"a.html": b"1", "old/b.html": b"2"}, out)
-    publish({"a.html": b"3"}, out)
+    for files in ({"a.html": b"1", "old/b.html": b"2"}, {"a.html": b"3"}):
+        with staged(out) as staging:
+            write_files(sorted(files.items()), staging, out)
     assert tree(out) == {"a.html": b"3"}
 
 

@@ -16,7 +16,6 @@ from lowprec_map.content.load import Loc
 from lowprec_map.content.refs import Reference, refs_of
 from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.registry import type_name
-from lowprec_map.schema.entries import PathStep, ReadingPath
 from lowprec_map.schema.frame import Site
 
 EdgeKey = tuple[str, Loc, int | None]  # (relation, where in the source, offset in prose)
@@ -189,17 +188,3 @@ class MapGraph:
             for e in self.backlinks(program, entry_type)
             if "in-program" in self.relations(e, program)
         ]
-
-    def with_label(self, label: Entry) -> list[Entry]:
-        """Claims carrying an evidence label now (not those whose history names it)."""
-        return self.backlinks(label, "claim", "labelled")
-
-    def path_steps(self, path: Entry) -> list[tuple[PathStep, Entry | None]]:
-        """A reading path's steps in order, each with the entry it names, if any."""
-        named: dict[int, Entry] = {}
-        for _, target, (relation, loc, _) in self.graph.out_edges(path.key, keys=True):
-            if relation == "step":
-                named[int(loc[1])] = self._entries[target]
-        model = path.model
-        assert isinstance(model, ReadingPath)
-        return [(step, named.get(i)) for i, step in enumerate(model.steps)]

@@ -14,7 +14,6 @@ from typing import Any
 
 import yaml
 
-from lowprec_map.content.project import discover
 from lowprec_map.errors import Problem, SourcePos
 
 # The C loader is several times faster; the pure-Python one behaves the same.
@@ -71,29 +70,6 @@ class RawDoc:
     positions: Positions
     body: str = ""
     body_line: int = 1
-
-
-@dataclass
-class LoadResult:
-    docs: list[RawDoc]
-    problems: list[Problem]
-    # 'type:id' of entry files that exist but could not be parsed.
-    unreadable: set[str] = field(default_factory=set)
-
-
-def load_content(root: Path) -> LoadResult:
-    """Load every content file under `root`, collecting every problem."""
-    result = LoadResult([], [])
-    if not root.is_dir():
-        result.problems.append(Problem(SourcePos(root), "content folder not found"))
-        return result
-    for path, kind in discover(root, result.problems):
-        doc = load_file(path, kind, result.problems)
-        if doc is not None:
-            result.docs.append(doc)
-        else:
-            result.unreadable.add(f"{kind}:{path.stem}")
-    return result
 
 
 def load_file(

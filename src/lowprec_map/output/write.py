@@ -16,7 +16,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -84,12 +84,6 @@ def taking_turns(out: Path, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
 def mark_as_build(folder: Path) -> None:
     """Write the marker that lets later builds replace `folder`."""
     (folder / MARKER).write_bytes(MARKER_TEXT)
-
-
-def publish(files: Mapping[str, bytes], out: Path) -> None:
-    """Write `files` (relative path -> bytes) so that `out` holds exactly them."""
-    with staged(out) as staging:
-        write_files(sorted(files.items()), staging, out)
 
 
 @contextmanager
