@@ -12,10 +12,8 @@ from conftest import REPO
 
 from lowprec_map.cli import make_parser
 
-# Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
-pytestmark = pytest.mark.slow
 
-
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [
@@ -56,3 +54,26 @@ def test_ci_runs_the_readmes_test_command() -> None:
     command = block.removeprefix("sh").strip()
     ci_lines = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
     assert command in ci_lines
+
+
+DOCS = ("README.md", "CONTRIBUTING.md", "SECURITY.md")
+# A path in backticks or a link target that names a file or folder of the repository
+# (entries under content/ are the docs' examples of what `new` writes; `type:id` is prose
+# link syntax).
+NAMED_PATH = re.compile(
+    r"`((?:src|tests|bench|templates|static|schemas|\.ci)/[\w./-]*)`"
+    r"|\]\((?!https?:|#)([^):#\s]+)\)"
+)
+
+
+def test_no_file_the_docs_name_is_missing() -> None:
+    named = {
+        (doc, path.rstrip("/"))
+        for doc in DOCS
+        for match in NAMED_PATH.finditer((REPO / doc).read_text(encoding="utf-8"))
+        for path in match.groups()
+        if path and "*" not in path and "<" not in path
+    }
+    assert len(named) > 10
+    missing = sorted((doc, path) for doc, path in named if not (REPO / path).exists())
+    assert missing == []
