@@ -15,6 +15,8 @@ import pytest
 from conftest import REPO
 
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.pipeline import export_files
+from lowprec_map.registry import SITE_FILES
 from lowprec_map.schema.entries import Claim
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -92,3 +94,22 @@ def test_feed_and_sitemap_are_well_formed_xml(site: Path, graph: MapGraph) -> No
     assert (
         (site / "robots.txt").read_text().endswith(f"Sitemap: {graph.site.base_url}sitemap.xml\n")
     )
+
+
+def test_the_site_table_lists_exactly_the_files_the_build_writes(
+    site: Path, graph: MapGraph
+) -> None:
+    """Every file of the site table exists, the exports are exactly the table's, and
+    every data file is linked from /about/ (measurements from /compare/, claims from
+    /claims/)."""
+    for own in SITE_FILES:
+        assert (
+            site / (own.url + "index.html" if own.url.endswith("/") or not own.url else own.url)
+        ).is_file(), own.url
+    exported = {f.url for f in SITE_FILES if f.export}
+    assert set(export_files(graph, graph.site.base_url)) == exported
+    about = (site / "about/index.html").read_text()
+    for data in (f for f in SITE_FILES if f.kind == "data"):
+        assert f'href="../{data.url}"' in about, data.url
+    assert 'href="../data/measurements.csv"' in (site / "compare/index.html").read_text()
+    assert 'href="../data/claims.csv"' in (site / "claims/index.html").read_text()

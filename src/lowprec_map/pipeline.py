@@ -27,6 +27,7 @@ from lowprec_map.output.write import (
     taking_turns,
     write_files,
 )
+from lowprec_map.registry import site_files
 from lowprec_map.schema.fields import folder_url
 from lowprec_map.site.exports import (
     bibtex,
@@ -153,13 +154,12 @@ def static_files(project: Project) -> dict[str, bytes]:
     }
 
 
-EXPORT_NAMES = ("data/map.json", "data/map.schema.json", "data/claims.csv",
-                "data/measurements.csv", "data/graph.graphml", "references.bib",
-                "robots.txt")  # fmt: skip
+EXPORT_NAMES = tuple(f.url for f in site_files(export=True))
 
 
 def export_files(graph: MapGraph, base_url: str) -> dict[str, bytes]:
-    """The machine-readable files: data/*, references.bib, robots.txt."""
+    """The machine-readable files: data/*, references.bib, robots.txt (the site table's
+    `export` files, which a test holds to this list)."""
     return {
         "data/map.json": map_json(graph, base_url),
         "data/map.schema.json": map_schema().encode(),

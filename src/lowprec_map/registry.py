@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Literal
 
 from lowprec_map.schema.entries import (
     Claim,
@@ -193,23 +194,65 @@ LIST_FILE_MODELS: dict[str, type[Model]] = {
     "evidence.yaml": EvidenceFile,
     "taxonomy.yaml": TaxonomyFile,
 }
-# Top-level URL segments of the site's own pages and files, beside the types' folders.
-SITE_SEGMENTS = frozenset(
-    {
-        "map",
-        "compare",
-        "search",
-        "changes",
-        "data",
-        "static",
-        "labels",
-        "404",
-        "feed.xml",
-        "sitemap.xml",
-        "robots.txt",
-        "references.bib",
-    }
-)
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """One of the site's own pages or files (beside the entries' pages and listings)."""
+
+    url: str  # site-relative: 'map/', 'data/claims.csv'
+    name: str  # its link text
+    description: str  # what it holds, where a page lists it
+    kind: Literal["page", "data", "discovery"]
+    masthead: bool = False  # linked from the masthead (in this table's order)
+    footer: bool = False  # linked from every page's footer
+    not_found: bool = False  # linked from the 404 page
+    linked_from: tuple[str, ...] = ()  # pages that link it besides (/about/ lists all data)
+    export: bool = False  # written by site/exports.py (the rest are drawn from templates)
+
+
+SITE_FILES: tuple[SiteFile, ...] = (
+    SiteFile("", "The landing page", "The map in a few screens.", "page", not_found=True),
+    SiteFile("map/", "Map", "Every entry and how they connect.", "page", True, not_found=True),
+    SiteFile("compare/", "Compare", "The numbers side by side, per metric.", "page", True),
+    SiteFile("search/", "Search", "Every entry with a page, searchable.", "page"),
+    SiteFile("changes/", "What changed", "Belief changes, then every entry by update.", "page",
+             footer=True),
+    SiteFile("404.html", "Page not found", "The page for addresses that lead nowhere.", "page"),
+    SiteFile("data/map.json", "map.json",
+             "Every entry with its fields, resolved references and backlinks, every edge "
+             "and every measurement.", "data", footer=True, export=True),
+    SiteFile("data/map.schema.json", "map.schema.json", "The JSON Schema of map.json.",
+             "data", footer=True, export=True),
+    SiteFile("data/claims.csv", "claims.csv",
+             "One row per claim: statement, label, sources with locators, conflicts, programs.",
+             "data", footer=True, linked_from=("claims/",), export=True),
+    SiteFile("data/measurements.csv", "measurements.csv",
+             "One row per measurement: metric, value or range, baseline, model, format, "
+             "setting, source and locator.", "data", footer=True, linked_from=("compare/",),
+             export=True),
+    SiteFile("data/graph.graphml", "graph.graphml",
+             "The graph of entries and references, for network tools.", "data", footer=True,
+             export=True),
+    SiteFile("references.bib", "references.bib",
+             "A BibTeX entry per work and per claim.", "data", footer=True, export=True),
+    SiteFile("feed.xml", "Atom feed", "The newest entries and changes.", "discovery",
+             footer=True),
+    SiteFile("sitemap.xml", "Sitemap", "Every page, for search engines.", "discovery"),
+    SiteFile("robots.txt", "robots.txt", "Where the sitemap is.", "discovery", export=True),
+)  # fmt: skip
+
+
+def site_files(*, kind: str | None = None, **flags: bool | str) -> list[SiteFile]:
+    """The site's own files of `kind` with each of `flags` set (`footer=True`, ...), or
+    linked from a page (`linked_from='compare/'`), in the table's order."""
+    found = [f for f in SITE_FILES if kind is None or f.kind == kind]
+    for flag, wanted in flags.items():
+        if flag == "linked_from":
+            found = [f for f in found if wanted in f.linked_from]
+        else:
+            found = [f for f in found if getattr(f, flag) == wanted]
+    return found
 
 
 class Registry:
@@ -247,10 +290,13 @@ class Registry:
             )
             for name, model in LIST_FILE_MODELS.items()
         }
-        # A page is published at /<id>/, so its id must not take a segment the site uses.
-        self.reserved_page_ids = SITE_SEGMENTS | {
-            t.url_folder.split("/")[0] for t in types if t.url_folder
-        }
+        # A page is published at /<id>/, so its id must not take a segment the site uses:
+        # an entry type's folder, one of the site's own files, or the assets' folder.
+        self.reserved_page_ids = frozenset(
+            {t.url_folder.split("/")[0] for t in types if t.url_folder}
+            | {f.url.split("/")[0].removesuffix(".html") for f in SITE_FILES if f.url}
+            | {"static"}
+        )
         # `[text](type:id)` in prose links an entry; the linker checks the id.
         slugs = "|".join(re.escape(t.slug) for t in self.page_types)
         self.mention = re.compile(rf"\]\(({slugs}):([^)\s]*)\)")

@@ -402,9 +402,9 @@ class Page(Dated):
     order: int = Field(
         default=50, ge=1, le=10_000, description="Position in the footer navigation."
     )
-    shows: list[Literal["label-rules", "evidence-depth"]] = Field(
+    shows: list[Literal["label-rules", "evidence-depth", "data-files"]] = Field(
         default=[],
         description="Computed panels shown after the body: the evidence labels and the "
         "rules that earn them ('label-rules'); where sources point and how much was read "
-        "('evidence-depth').",
+        "('evidence-depth'); every data file the site publishes ('data-files').",
     )

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import REGISTRY
+from lowprec_map.registry import REGISTRY, site_files
 from lowprec_map.schema.entries import Dossier, FailureMode, Page, ReadingPath
 from lowprec_map.site.charts import metric_charts
 from lowprec_map.site.evidence_views import (
@@ -55,8 +55,6 @@ FEED_ENTRIES = 50
 LANDING_CLAIMS = 5
 LANDING_TENSIONS = 3
 LANDING_PATHS = 4
-# The site's own pages, beside one page per entry and one listing per type.
-FIXED_URLS = ("", "map/", "compare/", "search/", "changes/")
 
 
 def plan_pages(
@@ -109,7 +107,8 @@ def plan_pages(
 
 def site_urls(graph: MapGraph) -> list[str]:
     """The URL of every HTML page, sorted (for the sitemap and for pruning stale files)."""
-    fixed = [*FIXED_URLS, *(listing_url(t.name) for t in REGISTRY.listed_types)]
+    own = [f.url for f in site_files(kind="page") if f.url.endswith("/") or not f.url]
+    fixed = [*own, *(listing_url(t.name) for t in REGISTRY.listed_types)]
     entries = [
         entry_url(e)
         for t in (*REGISTRY.page_types, REGISTRY.by_name["evidence"])
@@ -184,6 +183,7 @@ def _compare_context(reader: Reader) -> Context:
         "charts": charts,
         "empty_metrics": empty,
         "measurement_count": sum(len(chart.rows) for chart in charts),
+        "data_files": site_files(linked_from="compare/"),
     }
 
 
@@ -264,6 +264,7 @@ def _ledger(label: Entry | None) -> PageSpec:
             "label": current,
             # Only the whole ledger shows it: it reads every claim's sources.
             "depth": reader.shared(evidence_depth) if current is None else None,
+            "data_files": site_files(linked_from="claims/"),
         }
 
     if label is None:
@@ -336,6 +337,8 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context
                 found["depth"] = reader.shared(evidence_depth)
             if "label-rules" in shows:
                 found["labels"] = in_file_order(reader.entries("evidence"))
+            if "data-files" in shows:
+                found["data_files"] = site_files(kind="data")
         return found
 
     return context

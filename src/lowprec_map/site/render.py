@@ -21,7 +21,7 @@ from markupsafe import Markup
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import PREDICTION_RULE
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import REGISTRY, type_name
+from lowprec_map.registry import REGISTRY, site_files, type_name
 from lowprec_map.schema.entries import Page
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.charts import setting_text, value_text
@@ -144,11 +144,17 @@ class Renderer:
             cards=self._cards,
             link=self._link,
             assets=self.assets,
+            # The site table's pages, then the listings the registry puts in the masthead.
             masthead_links=[
-                (t.listing.masthead, listing_url(t.name))
-                for t in REGISTRY.listed_types
-                if t.listing is not None and t.listing.masthead
+                *((f.name, f.url) for f in site_files(masthead=True)),
+                *(
+                    (t.listing.masthead, listing_url(t.name))
+                    for t in REGISTRY.listed_types
+                    if t.listing is not None and t.listing.masthead
+                ),
             ],
+            footer_files=site_files(footer=True),
+            not_found_links=site_files(not_found=True),
         )
 
     def compile(self, specs: list[PageSpec]) -> None:
