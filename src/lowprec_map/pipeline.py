@@ -27,7 +27,6 @@ from lowprec_map.output.write import (
     taking_turns,
     write_files,
 )
-from lowprec_map.registry import site_files
 from lowprec_map.schema.fields import folder_url
 from lowprec_map.site.exports import (
     bibtex,
@@ -42,6 +41,7 @@ from lowprec_map.site.pages import PageSpec, plan_pages
 from lowprec_map.site.render import Renderer
 from lowprec_map.site.template_errors import TemplateFailure
 from lowprec_map.site.urls import output_file
+from lowprec_map.site_files import site_files
 
 
 @dataclass(frozen=True)

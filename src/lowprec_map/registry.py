@@ -11,10 +11,14 @@ the bench's generator. Adding a type is an `EntryType` here, a model in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import typing
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from lowprec_map.schema.entries import (
     Claim,
@@ -25,7 +29,7 @@ from lowprec_map.schema.entries import (
     ReadingPath,
     Tension,
 )
-from lowprec_map.schema.fields import Model
+from lowprec_map.schema.fields import Model, RefTo
 from lowprec_map.schema.frame import (
     EvidenceFile,
     EvidenceLabel,
@@ -35,6 +39,7 @@ from lowprec_map.schema.frame import (
     Site,
     TaxonomyFile,
 )
+from lowprec_map.site_files import SITE_FILES
 
 
 @dataclass(frozen=True)
@@ -48,8 +53,33 @@ class Listing:
 
 
 @dataclass(frozen=True)
+class Naming:
+    """How an entry is named, described and found: by which of its fields."""
+
+    title: str  # the field it is shown by in links, cards and lists
+    summary: str | None = None  # the field that describes it in one sentence
+    page_title: str | None = None  # the field of its page's <title>, if not `title`
+    short: int | None = None  # the page title is cut at a word within this many characters
+    search: tuple[str, ...] = ()  # the fields search matches, in order ('regime.models')
+
+
+def _by_id(model: Model) -> tuple[object, ...]:
+    return ()
+
+
+def _core_then_date(model: Model) -> tuple[object, ...]:
+    assert isinstance(model, Dossier)
+    return (not model.core, model.date.isoformat())
+
+
+def _by_order(model: Model) -> tuple[object, ...]:
+    assert isinstance(model, ReadingPath | Page)
+    return (model.order,)
+
+
+@dataclass(frozen=True)
 class EntryType:
-    """One kind of entry: where it is kept, how it is checked, where it is published."""
+    """One kind of entry: where it is kept, how it is checked, named, ordered and published."""
 
     name: str  # the type's id, as in graph keys 'name:id'
     model: type[Model]
@@ -62,6 +92,8 @@ class EntryType:
     anchor: str | None = None  # or an anchor on another page: '<url>#<prefix>-<id>'
     listing: Listing | None = None
     map_column: int | None = None  # position of its column on /map/, if it has one
+    naming: Naming = Naming("name")
+    order: Callable[[Model], tuple[object, ...]] = _by_id  # listing order (then by id)
 
     @property
     def slug(self) -> str:
@@ -80,7 +112,7 @@ class EntryType:
 
 
 TYPES: tuple[EntryType, ...] = (
-    EntryType("site", Site, "site", file="site.yaml"),
+    EntryType("site", Site, "site", file="site.yaml", naming=Naming("title", "description")),
     EntryType(
         "evidence",
         EvidenceLabel,
@@ -96,6 +128,7 @@ TYPES: tuple[EntryType, ...] = (
         file="taxonomy.yaml",
         list_field="groups",
         anchor="dossiers/#group",
+        naming=Naming("name", "description"),
     ),
     EntryType(
         "perturbation",
@@ -104,6 +137,7 @@ TYPES: tuple[EntryType, ...] = (
         file="taxonomy.yaml",
         list_field="perturbations",
         anchor="dossiers/#perturbation",
+        naming=Naming("name", "description"),
     ),
     EntryType(
         "metric",
@@ -112,6 +146,7 @@ TYPES: tuple[EntryType, ...] = (
         file="taxonomy.yaml",
         list_field="metrics",
         anchor="compare/#metric",
+        naming=Naming("name", "description"),
     ),
     EntryType(
         "dossier",
@@ -126,6 +161,13 @@ TYPES: tuple[EntryType, ...] = (
             "Dossiers",
         ),
         map_column=1,
+        naming=Naming(
+            "short_name",
+            "summary",
+            page_title="title",
+            search=("title", "short_name", "summary", "authors", "regime.models"),
+        ),
+        order=_core_then_date,
     ),
     EntryType(
         "claim",
@@ -140,6 +182,8 @@ TYPES: tuple[EntryType, ...] = (
             "Claims",
         ),
         map_column=2,
+        # A claim is named by its statement; its page's title is a short form of it.
+        naming=Naming("statement", "statement", short=90, search=("statement", "scope")),
     ),
     EntryType(
         "tension",
@@ -151,6 +195,7 @@ TYPES: tuple[EntryType, ...] = (
             "Productive tensions", "Pairs of works whose results pull apart.", masthead="Tensions"
         ),
         map_column=3,
+        naming=Naming("title", "summary", search=("title", "summary")),
     ),
     EntryType(
         "failure_mode",
@@ -164,6 +209,7 @@ TYPES: tuple[EntryType, ...] = (
             masthead="Failure modes",
         ),
         map_column=4,
+        naming=Naming("title", "summary", search=("title", "summary")),
     ),
     EntryType(
         "program",
@@ -177,6 +223,7 @@ TYPES: tuple[EntryType, ...] = (
             "programs.html",
         ),
         map_column=0,
+        naming=Naming("title", "question", search=("title", "question")),
     ),
     EntryType(
         "path",
@@ -185,8 +232,19 @@ TYPES: tuple[EntryType, ...] = (
         folder="paths",
         url_folder="paths",
         listing=Listing("Reading paths", "Ordered ways into the map.", masthead="Paths"),
+        naming=Naming("title", "summary", search=("title", "summary")),
+        order=_by_order,
     ),
-    EntryType("page", Page, "page", folder="pages", suffix=".md", url_folder=""),
+    EntryType(
+        "page",
+        Page,
+        "page",
+        folder="pages",
+        suffix=".md",
+        url_folder="",
+        naming=Naming("title", "description", search=("title", "description")),
+        order=_by_order,
+    ),
 )
 
 # The files that hold lists of entries: file name -> the model of the whole file.
@@ -194,65 +252,6 @@ LIST_FILE_MODELS: dict[str, type[Model]] = {
     "evidence.yaml": EvidenceFile,
     "taxonomy.yaml": TaxonomyFile,
 }
-
-
-@dataclass(frozen=True)
-class SiteFile:
-    """One of the site's own pages or files (beside the entries' pages and listings)."""
-
-    url: str  # site-relative: 'map/', 'data/claims.csv'
-    name: str  # its link text
-    description: str  # what it holds, where a page lists it
-    kind: Literal["page", "data", "discovery"]
-    masthead: bool = False  # linked from the masthead (in this table's order)
-    footer: bool = False  # linked from every page's footer
-    not_found: bool = False  # linked from the 404 page
-    linked_from: tuple[str, ...] = ()  # pages that link it besides (/about/ lists all data)
-    export: bool = False  # written by site/exports.py (the rest are drawn from templates)
-
-
-SITE_FILES: tuple[SiteFile, ...] = (
-    SiteFile("", "The landing page", "The map in a few screens.", "page", not_found=True),
-    SiteFile("map/", "Map", "Every entry and how they connect.", "page", True, not_found=True),
-    SiteFile("compare/", "Compare", "The numbers side by side, per metric.", "page", True),
-    SiteFile("search/", "Search", "Every entry with a page, searchable.", "page"),
-    SiteFile("changes/", "What changed", "Belief changes, then every entry by update.", "page",
-             footer=True),
-    SiteFile("404.html", "Page not found", "The page for addresses that lead nowhere.", "page"),
-    SiteFile("data/map.json", "map.json",
-             "Every entry with its fields, resolved references and backlinks, every edge "
-             "and every measurement.", "data", footer=True, export=True),
-    SiteFile("data/map.schema.json", "map.schema.json", "The JSON Schema of map.json.",
-             "data", footer=True, export=True),
-    SiteFile("data/claims.csv", "claims.csv",
-             "One row per claim: statement, label, sources with locators, conflicts, programs.",
-             "data", footer=True, linked_from=("claims/",), export=True),
-    SiteFile("data/measurements.csv", "measurements.csv",
-             "One row per measurement: metric, value or range, baseline, model, format, "
-             "setting, source and locator.", "data", footer=True, linked_from=("compare/",),
-             export=True),
-    SiteFile("data/graph.graphml", "graph.graphml",
-             "The graph of entries and references, for network tools.", "data", footer=True,
-             export=True),
-    SiteFile("references.bib", "references.bib",
-             "A BibTeX entry per work and per claim.", "data", footer=True, export=True),
-    SiteFile("feed.xml", "Atom feed", "The newest entries and changes.", "discovery",
-             footer=True),
-    SiteFile("sitemap.xml", "Sitemap", "Every page, for search engines.", "discovery"),
-    SiteFile("robots.txt", "robots.txt", "Where the sitemap is.", "discovery", export=True),
-)  # fmt: skip
-
-
-def site_files(*, kind: str | None = None, **flags: bool | str) -> list[SiteFile]:
-    """The site's own files of `kind` with each of `flags` set (`footer=True`, ...), or
-    linked from a page (`linked_from='compare/'`), in the table's order."""
-    found = [f for f in SITE_FILES if kind is None or f.kind == kind]
-    for flag, wanted in flags.items():
-        if flag == "linked_from":
-            found = [f for f in found if wanted in f.linked_from]
-        else:
-            found = [f for f in found if getattr(f, flag) == wanted]
-    return found
 
 
 class Registry:
@@ -266,6 +265,7 @@ class Registry:
         self._use(types)
 
     def _use(self, types: tuple[EntryType, ...]) -> None:
+        check_types(types)
         self.types = types
         self.by_name = {t.name: t for t in types}
         # Command-line and prose-link names of the types with pages: 'failure-mode'.
@@ -310,6 +310,57 @@ class Registry:
             yield self
         finally:
             self._use(before)
+
+
+class RegistryError(Exception):
+    """The entry types contradict each other: a programming error, raised at import."""
+
+
+def check_types(types: tuple[EntryType, ...]) -> None:
+    """Unique names, folders, files and URL folders; every reference's target type and
+    every field a type is named or searched by exists."""
+    for what, values in (
+        ("name", [t.name for t in types]),
+        ("command-line name", [t.slug for t in types]),
+        ("folder", [t.folder for t in types if t.folder]),
+        ("file and list", [f"{t.file} {t.list_field}" for t in types if t.file]),
+        ("URL folder", [t.url_folder for t in types if t.url_folder is not None]),
+    ):
+        repeated = sorted({v for v in values if values.count(v) > 1})
+        if repeated:
+            raise RegistryError(f"entry types share a {what}: {', '.join(repeated)}")
+    names = {t.name for t in types}
+    for entry_type in types:
+        unknown = sorted(_reference_targets(entry_type.model) - names)
+        if unknown:
+            raise RegistryError(f"{entry_type.name} refers to unknown types: {unknown}")
+        naming = entry_type.naming
+        named_by = [naming.title, naming.summary, naming.page_title, *naming.search]
+        fields = entry_type.model.model_fields
+        missing = [f for f in named_by if f is not None and f.split(".")[0] not in fields]
+        if missing:
+            raise RegistryError(f"{entry_type.name} is named by fields it lacks: {missing}")
+
+
+def _reference_targets(model: type[BaseModel]) -> set[str]:
+    """The entry types `model`'s RefTo fields name, nested models included."""
+    found: set[str] = set()
+    stack: list[Any] = [f for field in model.model_fields.values() for f in _parts(field)]
+    seen: set[Any] = set()
+    while stack:
+        part = stack.pop()
+        if isinstance(part, RefTo):
+            found.add(part.target)
+        elif isinstance(part, type) and issubclass(part, BaseModel) and part not in seen:
+            seen.add(part)
+            stack.extend(f for field in part.model_fields.values() for f in _parts(field))
+        else:
+            stack.extend([*getattr(part, "__metadata__", ()), *typing.get_args(part)])
+    return found
+
+
+def _parts(field: FieldInfo) -> list[Any]:
+    return [*field.metadata, field.annotation]
 
 
 REGISTRY = Registry(TYPES)

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import REGISTRY, site_files
-from lowprec_map.schema.entries import Dossier, FailureMode, Page, ReadingPath
+from lowprec_map.registry import REGISTRY
+from lowprec_map.schema.entries import FailureMode
 from lowprec_map.site.charts import metric_charts
 from lowprec_map.site.evidence_views import (
     evidence_depth,
@@ -33,9 +33,12 @@ from lowprec_map.site.views import (
     ledger_groups,
     measurement_rows,
     numerical_matrix,
+    page_title,
     recently_updated,
+    sorted_entries,
     taxonomy,
 )
+from lowprec_map.site_files import site_files
 
 Context = Mapping[str, object]
 
@@ -118,23 +121,8 @@ def site_urls(graph: MapGraph) -> list[str]:
 
 
 def sorted_dossiers(reader: Reader) -> list[Entry]:
-    """Core dossiers first, then by date and id."""
-
-    def key(entry: Entry) -> tuple[bool, str, str]:
-        assert isinstance(entry.model, Dossier)
-        return (not entry.model.core, entry.model.date.isoformat(), entry.id)
-
-    return sorted(reader.entries("dossier"), key=key)
-
-
-def sorted_paths(reader: Reader) -> list[Entry]:
-    """Reading paths by their `order`."""
-    return sorted(reader.entries("path"), key=lambda e: (_order(e), e.id))
-
-
-def _order(entry: Entry) -> int:
-    assert isinstance(entry.model, ReadingPath | Page)
-    return entry.model.order
+    """Dossiers in the registry's order: core first, then by date and id."""
+    return sorted_entries(reader.entries("dossier"))
 
 
 def _featured(reader: Reader) -> Entry | None:
@@ -165,7 +153,7 @@ def _landing(reader: Reader) -> Context:
         "featured": _featured(reader),
         "programs": reader.entries("program"),
         "program_statuses": [(p, pr.status) for p, pr in reader.shared(program_predictions)],
-        "paths": sorted_paths(reader)[:LANDING_PATHS],
+        "paths": sorted_entries(reader.entries("path"))[:LANDING_PATHS],
         "foundations": reader.find("page", "foundations"),
     }
 
@@ -222,7 +210,7 @@ def _listing_pages() -> Iterator[PageSpec]:
 
 def _listing_context(entry_type: str) -> Callable[[Reader], Context]:
     def context(reader: Reader) -> Context:
-        entries = sorted_paths(reader) if entry_type == "path" else reader.entries(entry_type)
+        entries = sorted_entries(reader.entries(entry_type))
         return {"entries": entries, "entry_type": entry_type}
 
     return context
@@ -299,11 +287,10 @@ def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
     renderer adds `model`, the entry's linked fields)."""
     for entry_type in REGISTRY.page_types:
         for entry in graph.entries(entry_type.name):
-            title = vars(entry.model).get("title", entry.id)
             yield PageSpec(
                 entry_url(entry),
                 entry_type.template,
-                title,
+                page_title(entry),
                 entry_summary(entry),
                 _entry_context(entry.type, entry.id),
             )

@@ -21,8 +21,7 @@ from markupsafe import Markup
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import PREDICTION_RULE
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import REGISTRY, site_files, type_name
-from lowprec_map.schema.entries import Page
+from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.charts import setting_text, value_text
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
@@ -52,15 +51,17 @@ from lowprec_map.site.urls import (
     url_of,
 )
 from lowprec_map.site.views import (
-    SUMMARY_FIELDS,
-    TITLE_FIELDS,
     entry_summary,
     entry_title,
     first_sentence,
     label_start,
     ring_layout,
     search_text,
+    sorted_entries,
+    summary_field,
+    title_field,
 )
+from lowprec_map.site_files import site_files
 
 MAX_CHROMES = 64  # folder depths times the versions of the site a serve session keeps
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
@@ -130,8 +131,8 @@ class Renderer:
             offline=offline,
             type_name=type_name,
             search_text=lambda e: search_text(e.whole()),
-            entry_title=lambda e: entry_title(e.fields(*TITLE_FIELDS)),
-            page_summary=lambda e: entry_summary(e.fields(*SUMMARY_FIELDS)),
+            entry_title=lambda e: entry_title(e.fields(title_field(e.type))),
+            page_summary=lambda e: entry_summary(e.fields(*filter(None, [summary_field(e.type)]))),
             dossier_bibtex=lambda e: dossier_bibtex(e.whole()),
             claim_bibtex=lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
             ring_layout=ring_layout,
@@ -161,7 +162,9 @@ class Renderer:
         """Compile the templates these pages use (before forking, so workers inherit them);
         raises TemplateFailure."""
         try:
-            for name in sorted({s.template for s in specs} | {"partials/macros.html"}):
+            # Every type's page template too, so a missing one is found before its first entry.
+            every_type = {t.template for t in REGISTRY.page_types}
+            for name in sorted({s.template for s in specs} | every_type | {"partials/macros.html"}):
                 self.env.get_template(name)
                 check_blocks(self.env, self.templates, name)
         except jinja2.TemplateError as exc:
@@ -295,7 +298,7 @@ class Renderer:
         """The pages the masthead links, in their order (sorted once per graph)."""
         graph, pages = self._nav
         if graph is not reader.graph:
-            pages = sorted(reader.graph.entries("page"), key=_page_order)
+            pages = sorted_entries(reader.graph.entries("page"))
             self._nav = (reader.graph, pages)
         # Their order is theirs to say; what the masthead shows of them, it records.
         reader.note(members_fact("page"), *(field_fact(e.key, "order") for e in pages))
@@ -338,10 +341,6 @@ class Renderer:
     def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
         source = resolve_mentions(str(context["page_file"]), text or "", self.offline)
         return Markup(self.markdown.render(source))  # safe: raw HTML is off
-
-
-def _page_order(entry: Entry) -> tuple[int, str]:
-    return (entry.model.order if isinstance(entry.model, Page) else 0, entry.id)
 
 
 def _bytecode_cache(folder: Path, env: jinja2.Environment) -> jinja2.BytecodeCache | None:

@@ -117,19 +117,17 @@ def numerical_matrix(dossiers: list[Entry]) -> tuple[list[str], list[dict[str, P
 
 
 def search_text(entry: Entry) -> str:
-    """Lower-cased text a search matches against: names, authors, summaries."""
-    model = entry.model
+    """Lower-cased text a search matches against: the id and the fields the registry says
+    the type is searched by (names, authors, summaries)."""
     parts = [entry.id]
-    fields = vars(model)
-    for name in ("title", "short_name", "statement", "summary", "question", "description", "name"):
-        value = fields.get(name)
+    for path in REGISTRY.by_name[entry.type].naming.search:
+        value: object = entry.model
+        for name in path.split("."):
+            value = getattr(value, name)
         if isinstance(value, str):
             parts.append(value)
-    if isinstance(model, Dossier):
-        parts.extend(model.authors)
-        parts.extend(model.regime.models)
-    if isinstance(model, Claim) and model.scope:
-        parts.append(model.scope)
+        elif isinstance(value, list):
+            parts.extend(v for v in value if isinstance(v, str))
     return " ".join(parts).casefold()
 
 
@@ -160,25 +158,45 @@ def ring_layout(count: int, radius: float = 130, centre: float = 170) -> list[Ri
     return nodes
 
 
-TITLE_FIELDS = ("short_name", "statement", "name", "title")  # the first an entry has names it
-SUMMARY_FIELDS = ("statement", "summary", "description", "question")  # likewise its summary
+def title_field(entry_type: str) -> str:
+    """The field an entry of `entry_type` is named by (the registry's `Naming`)."""
+    return REGISTRY.by_name[entry_type].naming.title
+
+
+def summary_field(entry_type: str) -> str | None:
+    """The field that describes an entry of `entry_type` in a sentence, if any."""
+    return REGISTRY.by_name[entry_type].naming.summary
 
 
 def entry_title(entry: Entry) -> str:
     """The plain-text name an entry is shown by (a dossier's short name, a claim's statement)."""
-    return _first_text(entry, TITLE_FIELDS) or entry.id
+    return _text(entry, title_field(entry.type)) or entry.id
 
 
-def _first_text(entry: Entry, names: tuple[str, ...]) -> str:
-    """The first of the fields `names` the entry has, as text ('' if none)."""
+def page_title(entry: Entry) -> str:
+    """The title of an entry's page: its naming's page-title field, or a short form of
+    its name cut at a word (a claim's statement)."""
+    naming = REGISTRY.by_name[entry.type].naming
+    title = _text(entry, naming.page_title or naming.title) or entry.id
+    if naming.short is None or len(title) <= naming.short:
+        return title
+    return label_start(title, naming.short - 1) + "…"
+
+
+def _text(entry: Entry, name: str | None) -> str:
+    """The entry's field `name` as text ('' if it has none)."""
     # vars(): a pydantic model answers a missing attribute slowly (it raises inside),
     # and this runs for every link on every page.
-    fields = vars(entry.model)
-    for name in names:
-        value = fields.get(name)
-        if isinstance(value, str):
-            return value
-    return ""
+    value = vars(entry.model).get(name) if name else None
+    return value if isinstance(value, str) else ""
+
+
+def sorted_entries(entries: list[Entry]) -> list[Entry]:
+    """Entries of one type in the order the registry gives that type (then by id)."""
+    if not entries:
+        return entries
+    order = REGISTRY.by_name[entries[0].type].order
+    return sorted(entries, key=lambda e: (*order(e.model), e.id))
 
 
 def recently_updated(reader: Reader) -> list[Entry]:
@@ -207,7 +225,7 @@ def belief_changes(reader: Reader) -> list[BeliefChange]:
 
 def entry_summary(entry: Entry) -> str:
     """One sentence describing an entry, for metadata, feeds and cards (a claim's statement)."""
-    return _first_text(entry, SUMMARY_FIELDS)
+    return _text(entry, summary_field(entry.type))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
