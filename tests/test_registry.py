@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
+import pytest
 from bs4 import BeautifulSoup
 from conftest import REPO, MakeProject
 from pydantic import Field
@@ -14,8 +17,9 @@ from pydantic import Field
 from lowprec_map.content.check import check
 from lowprec_map.content.project import Project
 from lowprec_map.dev.scaffold import write_schemas
+from lowprec_map.errors import ContentError
 from lowprec_map.pipeline import build
-from lowprec_map.registry import REGISTRY, EntryType, Listing
+from lowprec_map.registry import REGISTRY, EntryType, Listing, Naming, RegistryError
 from lowprec_map.schema.entries import Dated
 from lowprec_map.schema.fields import Markdown, RefTo, Slug, Text
 
@@ -37,6 +41,7 @@ NOTE = EntryType(
     folder="notes",
     url_folder="notes",
     listing=Listing("Notes", "Every note.", masthead="Notes"),
+    naming=Naming("title", search=("title",)),
 )
 NOTE_TEMPLATE = """{% extends "base.html" %}
 {% block main %}<article class="entry"><h1>{{ model.title }}</h1>{{ model.body|md }}
@@ -88,3 +93,38 @@ def test_a_toy_type_is_checked_built_listed_linked_and_given_a_schema(
     assert "note.json" in schemas
     # Outside the block, the registry is as it was: notes are unexpected content again.
     assert any("unexpected folder 'notes'" in p.message for p in check(project.content).errors)
+
+
+class Stray(Dated):
+    """A type whose reference names a type the registry does not have."""
+
+    title: Text = Field(description="Its title.")
+    about: Annotated[Slug, RefTo("notebook", "about")] = Field(description="A notebook.")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (replace(NOTE, folder="claims"), "entry types share a folder: claims"),
+        (replace(NOTE, url_folder="dossiers"), "entry types share a URL folder: dossiers"),
+        (replace(NOTE, name="claim"), "entry types share a name: claim"),
+        (replace(NOTE, model=Stray), "note refers to unknown types: ['notebook']"),
+        (replace(NOTE, naming=Naming("name")), "note is named by fields it lacks: ['name']"),
+    ],
+)
+def test_the_registry_checks_itself_when_built(extra: EntryType, message: str) -> None:
+    with pytest.raises(RegistryError, match=re.escape(message)), REGISTRY.extended(extra):
+        pass
+    assert "note" not in REGISTRY.by_name  # refused whole
+
+
+def test_a_type_without_its_page_template_is_a_positioned_error(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    """Found before any entry of the type needs the template."""
+    project = make_project()
+    with REGISTRY.extended(NOTE), pytest.raises(ContentError) as raised:
+        build(project, tmp_path / "site")
+    assert [p.format().split("templates/")[1] for p in raised.value.problems] == [
+        "note.html:1:1: template not found"
+    ]

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from lowprec_map.schema import skeletons
 from lowprec_map.schema.entries import (
     Claim,
     Dossier,
@@ -39,6 +40,7 @@ from lowprec_map.schema.frame import (
     Site,
     TaxonomyFile,
 )
+from lowprec_map.schema.skeletons import Existing
 from lowprec_map.site_files import SITE_FILES
 
 
@@ -94,6 +96,8 @@ class EntryType:
     map_column: int | None = None  # position of its column on /map/, if it has one
     naming: Naming = Naming("name")
     order: Callable[[Model], tuple[object, ...]] = _by_id  # listing order (then by id)
+    # What `new` writes for it: its required fields (schema/skeletons.py); None: no `new`.
+    skeleton: Callable[[Existing], dict[str, Any]] | None = None
 
     @property
     def slug(self) -> str:
@@ -168,6 +172,7 @@ TYPES: tuple[EntryType, ...] = (
             search=("title", "short_name", "summary", "authors", "regime.models"),
         ),
         order=_core_then_date,
+        skeleton=skeletons.dossier,
     ),
     EntryType(
         "claim",
@@ -184,6 +189,7 @@ TYPES: tuple[EntryType, ...] = (
         map_column=2,
         # A claim is named by its statement; its page's title is a short form of it.
         naming=Naming("statement", "statement", short=90, search=("statement", "scope")),
+        skeleton=skeletons.claim,
     ),
     EntryType(
         "tension",
@@ -196,6 +202,7 @@ TYPES: tuple[EntryType, ...] = (
         ),
         map_column=3,
         naming=Naming("title", "summary", search=("title", "summary")),
+        skeleton=skeletons.tension,
     ),
     EntryType(
         "failure_mode",
@@ -210,6 +217,7 @@ TYPES: tuple[EntryType, ...] = (
         ),
         map_column=4,
         naming=Naming("title", "summary", search=("title", "summary")),
+        skeleton=skeletons.failure_mode,
     ),
     EntryType(
         "program",
@@ -224,6 +232,7 @@ TYPES: tuple[EntryType, ...] = (
         ),
         map_column=0,
         naming=Naming("title", "question", search=("title", "question")),
+        skeleton=skeletons.program,
     ),
     EntryType(
         "path",
@@ -234,6 +243,7 @@ TYPES: tuple[EntryType, ...] = (
         listing=Listing("Reading paths", "Ordered ways into the map.", masthead="Paths"),
         naming=Naming("title", "summary", search=("title", "summary")),
         order=_by_order,
+        skeleton=skeletons.path,
     ),
     EntryType(
         "page",
@@ -244,6 +254,7 @@ TYPES: tuple[EntryType, ...] = (
         url_folder="",
         naming=Naming("title", "description", search=("title", "description")),
         order=_by_order,
+        skeleton=skeletons.page,
     ),
 )
 

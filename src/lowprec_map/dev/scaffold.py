@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -100,104 +100,31 @@ def _dump(data: dict[str, Any]) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100).rstrip("\n")
 
 
-def _first(graph: MapGraph, entry_type: str, what: str) -> str:
-    entries = graph.entries(entry_type)
-    if not entries:
-        raise ScaffoldError(f"add a {what} first: a new entry of this type must reference one")
-    return entries[0].id
+@dataclass(frozen=True)
+class _Existing:
+    """The content a new entry joins, as the skeletons ask about it (`skeletons.Existing`)."""
+
+    graph: MapGraph
+    title: str
+    today: datetime.date
+
+    def ids(self, entry_type: str) -> list[str]:
+        return [e.id for e in self.graph.entries(entry_type)]
+
+    def require(self, present: bool, what: str) -> None:
+        if not present:
+            raise ScaffoldError(f"add {what} first: a new entry of this type needs it")
+
+    def first(self, entry_type: str, what: str) -> str:
+        ids = self.ids(entry_type)
+        self.require(bool(ids), f"a {what}")
+        return ids[0]
 
 
 def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]:
-    """Values for the required fields, valid against the models and the current content."""
-    title = entry_id.replace("-", " ").capitalize()
+    """Values for the required fields, valid against the models and the current content:
+    the registry's skeleton of the type, and the dates."""
     today = datetime.date.today()
-    examples: dict[str, Callable[[], dict[str, Any]]] = {
-        "dossier": lambda: _dossier_values(graph, title, today),
-        "claim": lambda: _claim_values(graph),
-        "tension": lambda: {
-            "title": f"{title}?",
-            "kind": "versus",
-            "sides": [
-                {"dossier": d, "position": "What this side reports."} for d in _two_dossiers(graph)
-            ],
-            "summary": "The tension in a short paragraph.",
-            "missing_variable": "TODO",
-        },
-        "failure_mode": lambda: {
-            "title": title,
-            "summary": "The mechanism in one sentence.",
-            "steps": [
-                {"title": "First step", "detail": "What happens."},
-                {"title": "Second step", "detail": "What follows."},
-            ],
-            "sources": [{"dossier": _first(graph, "dossier", "dossier"), "locator": "Abstract"}],
-        },
-        "program": lambda: {
-            "title": title,
-            "question": "The research question?",
-            "test": "The experiment.",
-            "prediction": "A falsifiable prediction.",
-        },
-        "path": lambda: {
-            "title": f"{title}?",
-            "order": 1 + len(graph.entries("path")),
-            "summary": "What the reader will understand at the end.",
-            "steps": [{"stage": "start"}, {"stage": "finish"}],
-        },
-        "page": lambda: {"title": title, "description": "One sentence for metadata."},
-    }
-    example = examples.get(kind)
-    return {**(example() if example else {}), "added": today, "updated": today}
-
-
-def _dossier_values(graph: MapGraph, title: str, today: datetime.date) -> dict[str, Any]:
-    """A draft dossier: placeholders to replace, one valid perturbation from the taxonomy."""
-    return {
-        "title": title,
-        "short_name": title,
-        "authors": ["First Author"],
-        "date": today,
-        "kind": "paper",
-        "read": "abstract",
-        "url": "https://arxiv.org/abs/0000.00000",
-        "summary": "One sentence for cards.",
-        "perturbs": [_first(graph, "perturbation", "perturbation to taxonomy.yaml")],
-        "regime": {"models": ["TODO"], "algorithms": ["TODO"], "tasks": ["TODO"]},
-        "result": "Main results with exact numbers and locators (Tab. N).",
-        "limitation": "What the work does not show.",
-        "numerical_path": [{"tensor": "weights", "where": "rollout", "format": "fp8"}],
-    }
-
-
-def _claim_values(graph: MapGraph) -> dict[str, Any]:
-    """A draft 'measured' claim: one source that measured it, and its number as data."""
-    if not graph.has("evidence", "measured"):
-        raise ScaffoldError("evidence.yaml needs the label 'measured' for a draft claim")
-    dossier = _first(graph, "dossier", "dossier")
-    source = {"dossier": dossier, "locator": "Table 1", "stance": "supports", "basis": "measured"}
-    values: dict[str, Any] = {
-        "statement": "One checkable statement.",
-        "label": "measured",
-        "sources": [source],
-    }
-    metrics = graph.entries("metric")
-    if metrics:
-        values["measurements"] = [
-            {
-                "metric": metrics[0].id,
-                "value": 1.0,
-                "baseline": "What it is compared with.",
-                "model": "The model, as the source names it.",
-                "format": "unstated",
-                "source": dossier,
-                "locator": "Table 1",
-            }
-        ]
-    return values
-
-
-def _two_dossiers(graph: MapGraph) -> list[str]:
-    dossiers = [d.id for d in graph.entries("dossier")[:2]]
-    if len(dossiers) < 2:
-        raise ScaffoldError("a tension needs two existing dossiers")
-    return dossiers
+    skeleton = REGISTRY.by_name[kind].skeleton
+    existing = _Existing(graph, entry_id.replace("-", " ").capitalize(), today)
+    return {**(skeleton(existing) if skeleton else {}), "added": today, "updated": today}
