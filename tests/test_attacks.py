@@ -547,3 +547,15 @@ def test_hostile_text_in_every_field_breaks_no_output(
     # BibTeX drops the white space around each name; nothing else may change.
     assert works["alpha"] == (alpha["title"], [a.strip(" \t\n\r") for a in alpha["authors"]])
     assert len(works) == len(result.graph.entries("dossier")) + len(result.graph.entries("claim"))
+
+
+def test_a_blank_name_is_an_error_not_a_merged_author(make_project: MakeProject) -> None:
+    """A name of white space only would join the next author in BibTeX."""
+    alpha = (MINIMAL / "dossiers/alpha.yaml").read_text()
+    alpha = alpha.replace("authors: [Ada One, Bo Two]", 'authors: [" ", Bo Two]')
+    errors = [
+        p.format() for p in check(make_project({"dossiers/alpha.yaml": alpha}).content).errors
+    ]
+    assert [e.split("content/", 1)[1] for e in errors] == [
+        "dossiers/alpha.yaml:3:11: authors[0]: ' ' is blank: write something besides white space"
+    ]

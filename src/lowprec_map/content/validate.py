@@ -28,6 +28,7 @@ PATTERN_HINTS = {
     r"^https?://": "is not an http(s) URL",
     r"^(Abstract": "is not a locator: start with Table, Fig., §, Appendix, Eq., Abstract, ...",
     r"^[A-Z]$": "must be one capital letter",
+    r"\S": "is blank: write something besides white space",
 }
 
 

@@ -29,7 +29,9 @@ Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
 Number = Annotated[float, Field(allow_inf_nan=False, ge=-1e12, le=1e12)]
 # Parameters in billions: from one parameter (1e-9) to a hundred trillion (1e5).
 ModelSize = Annotated[float, Field(allow_inf_nan=False, ge=1e-9, le=1e5)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=400)]
+# Text holds something to read: at least one character that is not white space (a blank
+# author would merge with the next one in BibTeX, and a blank title names nothing).
+Text = Annotated[str, StringConstraints(min_length=1, max_length=400, pattern=r"\S")]
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,9 @@ class Prose:
     """Marks a Markdown field: links like `[QeRL](dossier:qerl)` in it are references."""
 
 
-Markdown = Annotated[str, StringConstraints(min_length=1, max_length=20_000), Prose()]
+Markdown = Annotated[
+    str, StringConstraints(min_length=1, max_length=20_000, pattern=r"\S"), Prose()
+]
 # No space, quote, angle bracket, brace, backslash, caret, backtick or bar: RFC 3986 allows
 # none of them in a URL, and each could close a value in some export (HTML, BibTeX).
 WebUrl = Annotated[
