@@ -42,6 +42,7 @@ NOTE = EntryType(
     url_folder="notes",
     listing=Listing("Notes", "Every note.", masthead="Notes"),
     naming=Naming("title", search=("title",)),
+    skeleton=lambda existing: {"title": existing.title, "body": "The note."},
 )
 NOTE_TEMPLATE = """{% extends "base.html" %}
 {% block main %}<article class="entry"><h1>{{ model.title }}</h1>{{ model.body|md }}
@@ -110,6 +111,7 @@ class Stray(Dated):
         (replace(NOTE, name="claim"), "entry types share a name: claim"),
         (replace(NOTE, model=Stray), "note refers to unknown types: ['notebook']"),
         (replace(NOTE, naming=Naming("name")), "note is named by fields it lacks: ['name']"),
+        (replace(NOTE, skeleton=None), "note has pages but no skeleton for `new`"),
     ],
 )
 def test_the_registry_checks_itself_when_built(extra: EntryType, message: str) -> None:

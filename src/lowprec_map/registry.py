@@ -329,7 +329,8 @@ class RegistryError(Exception):
 
 def check_types(types: tuple[EntryType, ...]) -> None:
     """Unique names, folders, files and URL folders; every reference's target type and
-    every field a type is named or searched by exists."""
+    every field a type is named or searched by exists; a type with pages can be made
+    with `new`."""
     for what, values in (
         ("name", [t.name for t in types]),
         ("command-line name", [t.slug for t in types]),
@@ -351,6 +352,8 @@ def check_types(types: tuple[EntryType, ...]) -> None:
         missing = [f for f in named_by if f is not None and f.split(".")[0] not in fields]
         if missing:
             raise RegistryError(f"{entry_type.name} is named by fields it lacks: {missing}")
+        if entry_type.has_pages and entry_type.skeleton is None:
+            raise RegistryError(f"{entry_type.name} has pages but no skeleton for `new`")
 
 
 def _reference_targets(model: type[BaseModel]) -> set[str]:
