@@ -1,0 +1,202 @@
+// Progressive enhancement for Low-Precision RL. Without this file every entry is
+// listed and every filter link opens a plain facet page; with it, filters act in
+// place and their state lives in the URL (?program=, ?label=, ?q=).
+"use strict";
+
+(function () {
+  var params = function () { return new URLSearchParams(window.location.search); };
+
+  function setParam(name, value, push) {
+    var url = new URL(window.location.href);
+    if (value) { url.searchParams.set(name, value); } else { url.searchParams.delete(name); }
+    var state = { param: name, value: value };
+    if (push) { history.pushState(state, "", url); } else { history.replaceState(state, "", url); }
+  }
+
+  function tokens(value) { return (value || "").split(/\s+/).filter(Boolean); }
+
+  // A facet: links that pick a value, items that match it, a status line that says so.
+  function facet(options) {
+    var links = Array.prototype.slice.call(document.querySelectorAll(options.links));
+    if (!links.length) { return; }
+    var items = Array.prototype.slice.call(document.querySelectorAll(options.items));
+    var status = document.getElementById(options.status);
+    var valid = links.map(function (a) { return a.getAttribute(options.valueAttr); });
+
+    function apply(value) {
+      if (valid.indexOf(value) < 0) { value = ""; }
+      var shown = 0;
+      items.forEach(function (item) {
+        var match = !value || tokens(item.getAttribute(options.itemAttr)).indexOf(value) >= 0;
+        item.hidden = !match;
+        if (match && item.matches(options.counted)) { shown += 1; }
+      });
+      document.querySelectorAll(options.groups || "[data-never]").forEach(function (group) {
+        group.hidden = !group.querySelector(options.items + ":not([hidden])");
+      });
+      links.forEach(function (a) {
+        var current = a.getAttribute(options.valueAttr) === value;
+        a.setAttribute("aria-pressed", current ? "true" : "false");
+      });
+      if (status) {
+        var chosen = links.filter(function (a) { return a.getAttribute(options.valueAttr) === value; })[0];
+        status.textContent = options.describe(value ? chosen.getAttribute("data-name") : "", shown);
+      }
+    }
+
+    links.forEach(function (a) {
+      a.setAttribute("role", "button");
+      a.addEventListener("click", function (event) {
+        event.preventDefault();
+        var value = a.getAttribute(options.valueAttr);
+        setParam(options.param, value, true);
+        apply(value);
+      });
+    });
+    window.addEventListener("popstate", function () { apply(params().get(options.param) || ""); });
+    apply(params().get(options.param) || "");
+  }
+
+  facet({
+    param: "program", links: "a[data-program]", valueAttr: "data-program",
+    items: "[data-programs]", itemAttr: "data-programs", counted: ".card.dossier",
+    status: "program-status",
+    describe: function (name, n) {
+      return name ? "Showing research program: " + name + " (" + n + " dossiers)"
+        : "Showing all research programs (" + n + " dossiers)";
+    }
+  });
+
+  facet({
+    param: "label", links: "a[data-label-filter]", valueAttr: "data-label-filter",
+    items: "article.claim[data-label]", itemAttr: "data-label", counted: "article.claim",
+    groups: ".claim-group", status: "label-status",
+    describe: function (name, n) {
+      return name ? "Showing " + n + " claims labelled " + name : "Showing all " + n + " claims";
+    }
+  });
+
+  // Search: filter the full index already on the page.
+  var input = document.getElementById("search-input");
+  if (input) {
+    var entries = Array.prototype.slice.call(document.querySelectorAll("[data-search]"));
+    var searchStatus = document.getElementById("search-status");
+    var runSearch = function () {
+      var terms = tokens(input.value.toLowerCase());
+      var shown = 0;
+      entries.forEach(function (li) {
+        var text = li.getAttribute("data-search");
+        var match = terms.every(function (t) { return text.indexOf(t) >= 0; });
+        li.hidden = !match;
+        if (match) { shown += 1; }
+      });
+      document.querySelectorAll(".search-group").forEach(function (group) {
+        group.hidden = !group.querySelector("[data-search]:not([hidden])");
+      });
+      searchStatus.textContent = terms.length ? shown + " results for \u201c" + input.value + "\u201d"
+        : "All " + shown + " entries";
+    };
+    input.value = params().get("q") || "";
+    input.addEventListener("input", function () { setParam("q", input.value, false); runSearch(); });
+    input.form.addEventListener("submit", function (event) { event.preventDefault(); runSearch(); });
+    runSearch();
+  }
+
+  // Cite blocks: a copy button, shown only where the clipboard API exists.
+  Array.prototype.slice.call(document.querySelectorAll("button[data-copy]")).forEach(function (button) {
+    if (!navigator.clipboard) { return; }
+    button.hidden = false;
+    var id = button.getAttribute("data-copy");
+    var status = document.querySelector("[data-copy-status='" + id + "']");
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(document.getElementById(id).textContent).then(function () {
+        status.textContent = "Copied to the clipboard.";
+      }, function () { status.textContent = "Copy failed: select the text instead."; });
+    });
+  });
+
+  // Map: name the node under focus or pointer; dim what the filters exclude; select a
+  // node (first click or Enter, or ?focus=type:id) to light its neighbours and list them.
+  var map = document.querySelector("svg.map");
+  if (map) {
+    var info = document.getElementById("map-info");
+    var nodes = Array.prototype.slice.call(map.querySelectorAll("a.node"));
+    var edges = Array.prototype.slice.call(map.querySelectorAll("path.edge"));
+    var byKey = {};
+    nodes.forEach(function (node) { byKey[node.getAttribute("data-key")] = node; });
+    var name = function (node) { return node.getAttribute("aria-label"); };
+    var selected = null;
+    var say = function (text) {
+      info.textContent = "";
+      var line = document.createElement("p");
+      line.textContent = text;
+      info.appendChild(line);
+    };
+    var select = function (key, push) {
+      var node = byKey[key];
+      nodes.forEach(function (n) { n.classList.remove("on", "selected"); });
+      edges.forEach(function (e) { e.classList.remove("on"); });
+      map.classList.toggle("selecting", Boolean(node));
+      selected = node ? key : null;
+      setParam("focus", selected, push);
+      if (!node) { say("Hover over or focus a node to see its name."); return; }
+      node.classList.add("on", "selected");
+      var linked = [];
+      edges.forEach(function (e) {
+        var a = e.getAttribute("data-a"), b = e.getAttribute("data-b");
+        if (a !== key && b !== key) { return; }
+        e.classList.add("on");
+        var other = byKey[a === key ? b : a];
+        if (other && linked.indexOf(other) < 0) { other.classList.add("on"); linked.push(other); }
+      });
+      say(name(node) + ": " + linked.length + " connection" + (linked.length === 1 ? "" : "s") + ". Select it again to open it.");
+      var list = document.createElement("ul");
+      linked.forEach(function (other) {
+        var item = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = other.getAttribute("href");
+        link.textContent = name(other);
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      info.appendChild(list);
+    };
+    nodes.forEach(function (node) {
+      var show = function () { if (!selected) { say(name(node)); } };
+      node.addEventListener("focus", show);
+      node.addEventListener("mouseenter", show);
+      node.addEventListener("click", function (event) {
+        var key = node.getAttribute("data-key");
+        if (selected === key) { return; }  // the second choice opens the entry
+        event.preventDefault();
+        select(key, true);
+      });
+    });
+    var typeBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-map-type]"));
+    var programSelect = document.getElementById("map-program");
+    var applyMap = function (push) {
+      var types = typeBoxes.filter(function (b) { return b.checked; })
+        .map(function (b) { return b.getAttribute("data-map-type"); });
+      var program = programSelect.value;
+      var shown = 0;
+      nodes.forEach(function (node) {
+        var match = types.indexOf(node.getAttribute("data-type")) >= 0 &&
+          (!program || tokens(node.getAttribute("data-programs")).indexOf(program) >= 0);
+        node.classList.toggle("dim", !match);
+        if (match) { shown += 1; }
+      });
+      document.getElementById("map-status").textContent = shown + " of " + nodes.length + " nodes match";
+      setParam("program", program, push);
+    };
+    var restore = function () {
+      programSelect.value = params().get("program") || "";
+      applyMap(false);
+      select(params().get("focus"), false);
+    };
+    typeBoxes.forEach(function (b) { b.addEventListener("change", function () { applyMap(false); }); });
+    programSelect.addEventListener("change", function () { applyMap(true); });
+    window.addEventListener("popstate", restore);
+    document.getElementById("map-controls").hidden = false;
+    restore();
+  }
+})();
