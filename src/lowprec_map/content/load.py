@@ -14,10 +14,13 @@ from typing import Any
 
 import yaml
 
+from lowprec_map import speed
 from lowprec_map.errors import Problem, SourcePos
 
 # The C loader is several times faster; the pure-Python one behaves the same.
-SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SafeLoader: type[yaml.SafeLoader] = (
+    getattr(yaml, "CSafeLoader", yaml.SafeLoader) if speed.on("c-yaml") else yaml.SafeLoader
+)
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 50_000  # bounds alias expansion ("billion laughs") per file

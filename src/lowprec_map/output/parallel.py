@@ -15,6 +15,8 @@ import signal
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from lowprec_map import speed
+
 _Item = TypeVar("_Item")
 PARALLEL_THRESHOLD = 400  # below this many pages, forking costs more than it saves on 2 cores
 # The tasks a forked child runs, by number; set just before the fork, which hands them over.
@@ -23,7 +25,7 @@ _TASKS: Sequence[Callable[[], int]] = ()
 
 def worth_forking(pages: int) -> bool:
     """True when `pages` pages are enough to split across forked processes."""
-    return pages >= PARALLEL_THRESHOLD and _cores() >= 2 and _can_fork()
+    return pages >= PARALLEL_THRESHOLD and _cores() >= 2 and _can_fork() and speed.on("fork-pool")
 
 
 def shares(items: list[_Item], count: int) -> list[list[_Item]]:

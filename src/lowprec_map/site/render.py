@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from lowprec_map import speed
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import PREDICTION_RULE
 from lowprec_map.content.graph import MapGraph
@@ -125,7 +126,7 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(md=self._block_markdown, url=_url_filter, human_date=_human_date)
-        if cache is not None:
+        if cache is not None and speed.on("template-cache"):
             self.env.bytecode_cache = _bytecode_cache(cache, self.env)
         self.env.globals.update(
             offline=offline,
@@ -261,7 +262,7 @@ class Renderer:
 
     def _draw(self, macro: Any, entry: LinkedEntry, args: tuple[object, ...]) -> Markup:
         key = (macro, entry.key, *args)
-        found = self.cards.get(key)
+        found = self.cards.get(key) if speed.on("drawn-once") else None
         if found is None:
             read = entry.reader.start_recording()
             try:
