@@ -345,6 +345,28 @@ TOGGLES = [
 ]
 
 
+def assert_drawn_like_a_full_build(dev: DevSite, full: Path, edit: str) -> None:
+    """serve's folder equals a full build; if not, name each page that differs, what it
+    recorded reading, and the changed facts it never recorded (the missing read)."""
+    served, built = tree(dev.out), tree(full)
+    if served == built:
+        return
+    found = []
+    for name in sorted(set(served) | set(built)):
+        if served.get(name) == built.get(name):
+            continue
+        record = dev.pages.get(name)
+        if record is None:
+            found.append(f"{name}: not a page serve drew (a data or static file)")
+            continue
+        reads = record.context_facts | record.drawn_facts
+        found.append(
+            f"{name}: differs after {edit}; it recorded {len(reads)} reads, and never "
+            f"recorded these facts the save changed: {sorted(dev.last_changed - reads)}"
+        )
+    raise AssertionError("\n".join(found))
+
+
 def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_path: Path) -> None:
     """After each kind of edit (every toggle once, then an entry added), what serve wrote
     equals a fresh full build, byte for byte."""
@@ -361,7 +383,7 @@ def test_incremental_rebuilds_match_full_builds(make_project: MakeProject, tmp_p
         assert dev.errors == [], [p.format() for p in dev.errors]
         full = tmp_path / f"full-{step}"
         build(project, full)
-        assert tree(tmp_path / "dev") == tree(full), f"after editing {name}"
+        assert_drawn_like_a_full_build(dev, full, f"editing {name}")
     (content / "claims/extra.yaml").write_text(
         "statement: New.\nlabel: measured\nsources:\n  - {dossier: beta, locator: Fig. 9, stance: supports, basis: measured}\n"
         "added: 2026-02-01\nupdated: 2026-02-01\n"
@@ -449,7 +471,7 @@ def test_any_sequence_of_edits_rebuilds_like_a_full_build(
         dev.write_exports()
         assert dev.errors == [], [p.format() for p in dev.errors]
         build(project, root / f"full-{step}")
-        assert tree(root / "dev") == tree(root / f"full-{step}"), (step, TOGGLES[index])
+        assert_drawn_like_a_full_build(dev, root / f"full-{step}", str(TOGGLES[index]))
 
 
 # ---------------------------------------------------------------- attacks on recovery
@@ -576,6 +598,24 @@ def test_serve_answers_head_long_names_and_data_files_as_they_are(server: Served
 
 
 @pytest.mark.slow
+def test_each_save_can_explain_itself(make_project: MakeProject, tmp_path: Path) -> None:
+    """With explain on, a save says which facts changed and why pages were redrawn."""
+    project = make_project()
+    dev = DevSite(project, tmp_path / "dev", explain=True)
+    dev.rebuild()
+    claim = project.content / "claims/alpha-fast.yaml"
+    claim.write_text(claim.read_text().replace("Alpha is fast.", "Alpha is quick."))
+    dev.rebuild()
+    lines = dev.explanation
+    assert lines[0] == "serve: changed: claim:alpha-fast.statement"
+    claim_page = next(line for line in lines if line.startswith("  redrew /claims/alpha-fast/:"))
+    assert claim_page.split(": ", 1)[1].startswith("its templates read ")
+    assert "claim:alpha-fast.statement" in claim_page
+    assert len([line for line in lines if line.startswith("  redrew ")]) == len(dev.drawn)
+    assert re.fullmatch(r"  kept \d+ pages that read none of it", lines[-1])
+    assert int(lines[-1].split()[1]) > 0
+
+
 def test_serve_previews_from_its_own_folder(server: Served) -> None:
     """An offline site built into _site survives a preview and its rebuilds."""
     base, root, _ = server

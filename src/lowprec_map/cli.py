@@ -60,6 +60,11 @@ def make_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)"
     )
     serve_cmd.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    serve_cmd.add_argument(
+        "--explain",
+        action="store_true",
+        help="after each save, say which facts changed and why each page was redrawn or not",
+    )
     new_cmd = commands.add_parser("new", help="scaffold an entry that validates as written")
     new_cmd.add_argument(
         "type",
@@ -108,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"lowprec-map: error: {missing}", file=sys.stderr)
         return EXIT_USAGE
     if args.command == "serve":
-        return _serve(project, args.out or project.preview, args.host, args.port)
+        return _serve(project, args.out or project.preview, args.host, args.port, args.explain)
     return _build(project, args.out, args.strict, args.base_url, args.offline)
 
 
@@ -153,11 +158,11 @@ def _new(content: Path, type_name: str, entry_id: str) -> int:
     return EXIT_OK
 
 
-def _serve(project: Project, out: Path, host: str, port: int) -> int:
+def _serve(project: Project, out: Path, host: str, port: int, explain: bool) -> int:
     from lowprec_map.dev.serve import serve  # noqa: PLC0415 - tornado loads only for the dev server
 
     try:
-        serve(project, out, host, port)
+        serve(project, out, host, port, explain)
     except OutputDirError as exc:
         print(f"lowprec-map: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -106,6 +106,9 @@ class DevSite:
     theme_stamp: tuple[tuple[str, float], ...] = ()
     drawn: list[str] = field(default_factory=list)  # URLs of the pages the last rebuild drew
     unsettled: bool = False  # the last check failed on a file saved moments before
+    explain: bool = False  # keep, per save, why each page was or was not redrawn
+    explanation: list[str] = field(default_factory=list)  # the last save's, when `explain`
+    last_changed: set[Fact] = field(default_factory=set)  # the facts the last save changed
 
     def load_existing(self) -> None:
         """Remember what the output folder holds, so unchanged files are not rewritten."""
@@ -172,22 +175,28 @@ class DevSite:
         if not self.pages:
             self.renderer.compile(specs)  # a new renderer: check every template first
         self.renderer.forget(changed)
-        self.drawn = []
+        self.drawn, self.last_changed = [], changed
+        why = Explanation(changed, first=not self.pages)
         for spec in specs:
             name = output_file(spec.url)
             last = self.pages.get(name)
             if last is not None and last.unchanged(changed):
                 records[name] = last
+                why.unread += 1
                 continue
             page = self.renderer.context(spec, graph)
             if last is not None:
                 kept = PageRecord(spec, page.values, page.facts, last.drawn_facts)
                 if kept.draws_like(last, changed):
                     records[name] = kept
+                    why.kept_same(spec.url, last.context_facts & changed)
                     continue
             fresh[name], drawn_facts = self.renderer.draw(spec, page)
             records[name] = PageRecord(spec, page.values, page.facts, drawn_facts)
             self.drawn.append(spec.url)
+            why.redrawn(spec.url, last)
+        if self.explain:
+            self.explanation = why.lines()
         return fresh, records
 
     def _failed(self, problems: list[Problem]) -> list[str]:
@@ -245,6 +254,51 @@ def _just_saved(problems: list[Problem]) -> bool:
         except OSError:
             continue
     return False
+
+
+@dataclass
+class Explanation:
+    """Why a save redrew the pages it did: the facts that changed, and per page whether
+    a fact its templates read changed (redrawn), its context read one but came out the
+    same (kept), or it read none of them (kept, counted rather than listed)."""
+
+    changed: set[Fact]
+    first: bool  # no earlier drawing: every page is drawn
+    found: list[str] = field(default_factory=list)
+    unread: int = 0  # pages kept that read none of the changed facts
+
+    def kept_same(self, url: str, read: frozenset[Fact]) -> None:
+        """A page whose context read a change and came out as before: kept."""
+        self.found.append(f"  kept /{url}: its context read {_facts(read)}, came out the same")
+
+    def redrawn(self, url: str, last: PageRecord | None) -> None:
+        """A page drawn, and why: new, or what it read that changed."""
+        if last is None:
+            reason = "first drawing" if self.first else "a new page"
+        else:
+            drawn = last.drawn_facts & self.changed
+            whose = "its templates read" if drawn else "its context read and changed:"
+            reason = f"{whose} {_facts(drawn or (last.context_facts & self.changed))}"
+        self.found.append(f"  redrew /{url}: {reason}")
+
+    def lines(self) -> list[str]:
+        """One line of what changed, one per page drawn or kept for a reason, a count."""
+        # The fields that changed say more than 'the entry' or 'something' ('*') does.
+        named = {
+            fact
+            for fact in self.changed
+            if fact != "*" and not any(other.startswith(fact + ".") for other in self.changed)
+        }
+        head = f"serve: changed: {_facts(named) if named else 'nothing known'}"
+        return [head, *self.found, f"  kept {self.unread} pages that read none of it"]
+
+
+def _facts(facts: set[Fact] | frozenset[Fact], shown: int = 4) -> str:
+    """Facts as a log reader wants them ('claim:x.statement' a field, '<claim:x' what
+    refers to it, '*claim' which claims exist): the first few, and how many more."""
+    ordered = sorted(facts)
+    more = f" and {len(ordered) - shown} more" if len(ordered) > shown else ""
+    return ", ".join(ordered[:shown]) + more
 
 
 def _theme_stamp(project: Project) -> tuple[tuple[str, float], ...]:
@@ -316,12 +370,15 @@ def _identities(folders: list[Path]) -> list[tuple[int, int] | None]:
     return identities
 
 
-def serve(project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(
+    project: Project, out: Path, host: str = "127.0.0.1", port: int = 8000, explain: bool = False
+) -> None:
     """Build, then serve `out` with live reload until interrupted; `out` is this serve's
-    alone while it runs (a build into it waits, then fails)."""
+    alone while it runs (a build into it waits, then fails). With `explain`, each save
+    prints which facts changed and why each page was or was not redrawn."""
     check_output_dir(out, project.protected)
     with taking_turns(out, wait=0):
-        site = DevSite(project, out)
+        site = DevSite(project, out, explain=explain)
         started = time.perf_counter()
         site.load_existing()
         written = site.rebuild() + site.write_exports()
@@ -376,6 +433,8 @@ def _rebuild_on_loop(site: DevSite, loop: IOLoop) -> None:
             if not site.errors and not site.unsettled:
                 ms = 1000 * (time.perf_counter() - began)
                 print(f"serve: rebuilt {len(changed)} file(s) in {ms:.0f} ms")
+                for line in site.explanation:  # empty unless serve --explain
+                    print(line)
         finally:
             done.set()
 
