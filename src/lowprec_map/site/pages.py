@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from lowprec_map.content.entry import Entry
@@ -17,6 +18,25 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import FailureMode
 from lowprec_map.site.charts import metric_charts
+from lowprec_map.site.contexts import (
+    ChangesContext,
+    ClaimContext,
+    CompareContext,
+    DossierContext,
+    DossierIndexContext,
+    EntryContext,
+    FeedContext,
+    LandingContext,
+    LedgerContext,
+    ListingContext,
+    MapContext,
+    NotFoundContext,
+    PageEntryContext,
+    ProgramContext,
+    ProgramsContext,
+    SearchContext,
+    SitemapContext,
+)
 from lowprec_map.site.evidence_views import (
     evidence_depth,
     program_prediction,
@@ -40,18 +60,19 @@ from lowprec_map.site.views import (
 )
 from lowprec_map.site_files import site_files
 
-Context = Mapping[str, object]
+Context = Mapping[str, object]  # a context as template variables (`contexts.variables`)
 
 
 @dataclass(frozen=True)
 class PageSpec:
-    """One page to render: where it goes, with which template, and how to get its context."""
+    """One page to render: where it goes, with which template, and how to get its context
+    (an instance of one of the dataclasses in `site/contexts.py`)."""
 
     url: str
     template: str
     title: str
     description: str
-    context: Callable[[Reader], Context]
+    context: Callable[[Reader], object]
 
 
 FEED_ENTRIES = 50
@@ -102,7 +123,7 @@ def plan_pages(
             "404.html",
             "Page not found",
             "This page does not exist.",
-            lambda reader: {"absolute_root": root},
+            lambda reader: NotFoundContext(root),
         )
     )
     return pages
@@ -135,52 +156,49 @@ def _featured(reader: Reader) -> Entry | None:
     return featured[0] if featured else None
 
 
-def _landing(reader: Reader) -> Context:
+def _landing(reader: Reader) -> LandingContext:
     """Dossiers, a preview of the ledger, labels, taxonomy, tensions, the featured loop, ..."""
     recent, dossiers = reader.shared(recently_updated), reader.shared(sorted_dossiers)
     # The landing previews the ledger; the full ledger is one click away.
     preview = sorted([e for e in recent if e.type == "claim"][:LANDING_CLAIMS], key=lambda e: e.id)
-    return {
-        "recent": recent[:3],
-        "belief_changes": reader.shared(belief_changes)[:1],
-        "dossiers": dossiers,
-        "core_dossiers": [d for d in dossiers if getattr(d.model, "core", False)],
-        "claims": preview,
-        "labels": reader.shared(label_counts),
-        "counts": reader.counts(),
-        "taxonomy": taxonomy(reader, dossiers),
-        "tensions": [e for e in recent if e.type == "tension"][:LANDING_TENSIONS],
-        "featured": _featured(reader),
-        "programs": reader.entries("program"),
-        "program_statuses": [(p, pr.status) for p, pr in reader.shared(program_predictions)],
-        "paths": sorted_entries(reader.entries("path"))[:LANDING_PATHS],
-        "foundations": reader.find("page", "foundations"),
-    }
+    return LandingContext(
+        recent=recent[:3],
+        belief_changes=reader.shared(belief_changes)[:1],
+        dossiers=dossiers,
+        core_dossiers=[d for d in dossiers if getattr(d.model, "core", False)],
+        claims=preview,
+        labels=reader.shared(label_counts),
+        counts=reader.counts(),
+        taxonomy=taxonomy(reader, dossiers),
+        tensions=[e for e in recent if e.type == "tension"][:LANDING_TENSIONS],
+        featured=_featured(reader),
+        programs=reader.entries("program"),
+        program_statuses=[(p, pr.status) for p, pr in reader.shared(program_predictions)],
+        paths=sorted_entries(reader.entries("path"))[:LANDING_PATHS],
+        foundations=reader.find("page", "foundations"),
+    )
 
 
-def _map_context(reader: Reader, layouts: LayoutMemo) -> Context:
+def _map_context(reader: Reader, layouts: LayoutMemo) -> MapContext:
     """The build-time layout of the graph, and the programs its filter lists."""
     layout = layouts.layout(reader.links())
-    return {"layout": layout, "nodes": layout.node_cards(), "programs": reader.entries("program")}
+    return MapContext(layout, layout.node_cards(), reader.entries("program"))
 
 
-def _compare_context(reader: Reader) -> Context:
+def _compare_context(reader: Reader) -> CompareContext:
     """Per metric with measurements, its chart and rows; the metrics still without any."""
     charts, empty = metric_charts(reader)
-    return {
-        "charts": charts,
-        "empty_metrics": empty,
-        "measurement_count": sum(len(chart.rows) for chart in charts),
-        "data_files": site_files(linked_from="compare/"),
-    }
+    return CompareContext(
+        charts=charts,
+        empty_metrics=empty,
+        measurement_count=sum(len(chart.rows) for chart in charts),
+        data_files=site_files(linked_from="compare/"),
+    )
 
 
-def _changes_context(reader: Reader) -> Context:
+def _changes_context(reader: Reader) -> ChangesContext:
     """Belief changes (claim, change) newest first; every dated entry by its last update."""
-    return {
-        "belief_changes": reader.shared(belief_changes),
-        "recent": reader.shared(recently_updated),
-    }
+    return ChangesContext(reader.shared(belief_changes), reader.shared(recently_updated))
 
 
 def _search_page() -> PageSpec:
@@ -190,8 +208,12 @@ def _search_page() -> PageSpec:
         "search.html",
         "Search",
         "Search every dossier, claim, tension, failure mode, program, path and page.",
-        lambda reader: {"entries": [(t.name, reader.entries(t.name)) for t in REGISTRY.page_types]},
+        _search_context,
     )
+
+
+def _search_context(reader: Reader) -> SearchContext:
+    return SearchContext([(t.name, reader.entries(t.name)) for t in REGISTRY.page_types])
 
 
 def _listing_pages() -> Iterator[PageSpec]:
@@ -208,52 +230,51 @@ def _listing_pages() -> Iterator[PageSpec]:
         yield PageSpec(url, listing.template, listing.title, listing.description, context)
 
 
-def _listing_context(entry_type: str) -> Callable[[Reader], Context]:
-    def context(reader: Reader) -> Context:
-        entries = sorted_entries(reader.entries(entry_type))
-        return {"entries": entries, "entry_type": entry_type}
+def _listing_context(entry_type: str) -> Callable[[Reader], ListingContext]:
+    def context(reader: Reader) -> ListingContext:
+        return ListingContext(sorted_entries(reader.entries(entry_type)), entry_type)
 
     return context
 
 
-def _programs_context(reader: Reader) -> Context:
+def _programs_context(reader: Reader) -> ProgramsContext:
     """The prediction ledger: each program with its computed status and claims behind it."""
     predictions = [(p, vars(pr)) for p, pr in reader.shared(program_predictions)]
-    return {"predictions": predictions, "entry_type": "program"}
+    return ProgramsContext(predictions, "program")
 
 
-def _dossier_index_context(reader: Reader) -> Context:
+def _dossier_index_context(reader: Reader) -> DossierIndexContext:
     """Entries, taxonomy, and the papers × tensors matrix (columns, rows)."""
     entries = reader.shared(sorted_dossiers)
     columns, rows = numerical_matrix(entries)
-    return {
-        "entries": entries,
-        "taxonomy": taxonomy(reader, entries),
-        "columns": columns,
-        "matrix": list(zip(entries, rows, strict=True)),
-    }
+    return DossierIndexContext(
+        entries=entries,
+        taxonomy=taxonomy(reader, entries),
+        columns=columns,
+        matrix=list(zip(entries, rows, strict=True)),
+    )
 
 
 def _ledger(label: Entry | None) -> PageSpec:
     """The claim ledger, whole or for one evidence label; context: claims, groups, labels."""
 
-    def context(reader: Reader) -> Context:
+    def context(reader: Reader) -> LedgerContext:
         current = None if label is None else reader.get("evidence", label.id)
         claims = (
             reader.entries("claim")
             if current is None
             else reader.backlinks(current, "claim", "labelled")
         )
-        return {
-            "claims": claims,
-            "groups": ledger_groups(claims),
-            "labels": reader.shared(label_counts),
-            "claim_count": reader.count("claim"),
-            "label": current,
+        return LedgerContext(
+            claims=claims,
+            groups=ledger_groups(claims),
+            labels=reader.shared(label_counts),
+            claim_count=reader.count("claim"),
+            label=current,
             # Only the whole ledger shows it: it reads every claim's sources.
-            "depth": reader.shared(evidence_depth) if current is None else None,
-            "data_files": site_files(linked_from="claims/"),
-        }
+            depth=reader.shared(evidence_depth) if current is None else None,
+            data_files=site_files(linked_from="claims/"),
+        )
 
     if label is None:
         listing = REGISTRY.by_name["claim"].listing
@@ -267,10 +288,10 @@ def _ledger(label: Entry | None) -> PageSpec:
 def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
     """sitemap.xml (every HTML page) and feed.xml (entries by update), as templates."""
 
-    def sitemap(reader: Reader) -> Context:
+    def sitemap(reader: Reader) -> SitemapContext:
         for entry_type in (*REGISTRY.page_types, REGISTRY.by_name["evidence"]):
             reader.count(entry_type.name)  # the URLs follow which entries exist
-        return {"urls": site_urls(reader.graph)}
+        return SitemapContext(site_urls(reader.graph))
 
     yield PageSpec("sitemap.xml", "sitemap.xml", "Sitemap", "", sitemap)
     yield PageSpec(
@@ -278,7 +299,7 @@ def _discovery_files(graph: MapGraph) -> Iterator[PageSpec]:
         "feed.xml",
         graph.site.title,
         graph.site.description,
-        lambda reader: {"recent": reader.shared(recently_updated)[:FEED_ENTRIES]},
+        lambda reader: FeedContext(reader.shared(recently_updated)[:FEED_ENTRIES]),
     )
 
 
@@ -296,36 +317,35 @@ def _entry_pages(graph: MapGraph) -> Iterator[PageSpec]:
             )
 
 
-def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], Context]:
-    def context(reader: Reader) -> Context:
+def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], object]:
+    def context(reader: Reader) -> object:
         entry = reader.get(entry_type, entry_id)
         backlinks = reader.backlinks(entry)
         outgoing = [e for e in reader.targets(entry) if e.key != entry.key]  # each once
-        found: dict[str, object] = {
-            "entry": entry,
-            "backlinks": backlinks,
-            "local_map": vars(local_layout(backlinks, outgoing)),
-        }
+        common = (entry, backlinks, vars(local_layout(backlinks, outgoing)))
         if entry_type == "dossier":
-            found["citing"] = citing = reader.backlinks(entry, "claim")
-            found["measurements"] = [
-                row for row in measurement_rows(citing) if row.measurement.source == entry_id
-            ]
-        elif entry_type == "claim":
-            found["measurements"] = measurement_rows([entry])
-        elif entry_type == "program":
-            found["members"] = {
-                t: reader.program_members(entry, t) for t in ("dossier", "claim", "tension")
-            }
-            found["prediction"] = vars(program_prediction(reader, entry))
-        elif entry_type == "page":
-            shows = getattr(entry.model, "shows", ())
-            if "evidence-depth" in shows:
-                found["depth"] = reader.shared(evidence_depth)
-            if "label-rules" in shows:
-                found["labels"] = in_file_order(reader.entries("evidence"))
-            if "data-files" in shows:
-                found["data_files"] = site_files(kind="data")
-        return found
+            citing = reader.backlinks(entry, "claim")
+            rows = [r for r in measurement_rows(citing) if r.measurement.source == entry_id]
+            return DossierContext(*common, citing=citing, measurements=rows)
+        if entry_type == "claim":
+            return ClaimContext(*common, measurements=measurement_rows([entry]))
+        if entry_type == "program":
+            members = {t: reader.program_members(entry, t) for t in ("dossier", "claim", "tension")}
+            prediction = vars(program_prediction(reader, entry))
+            return ProgramContext(*common, members=members, prediction=prediction)
+        if entry_type == "page":
+            return _page_context(reader, common)
+        return EntryContext(*common)
 
     return context
+
+
+def _page_context(reader: Reader, common: tuple[Entry, list[Entry], dict[str, Any]]) -> object:
+    """A prose page's context, with the panels its `shows` asks for."""
+    shows = getattr(common[0].model, "shows", ())
+    return PageEntryContext(
+        *common,
+        depth=reader.shared(evidence_depth) if "evidence-depth" in shows else None,
+        labels=in_file_order(reader.entries("evidence")) if "label-rules" in shows else None,
+        data_files=site_files(kind="data") if "data-files" in shows else None,
+    )

@@ -25,6 +25,7 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.charts import setting_text, value_text
+from lowprec_map.site.contexts import variables
 from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
 from lowprec_map.site.markdown import make_markdown, resolve_mentions
 from lowprec_map.site.pages import Context, PageSpec
@@ -178,7 +179,7 @@ class Renderer:
     def context(self, spec: PageSpec, graph: MapGraph) -> PageContext:
         """The page's context, computed through a reader of `graph` that records its reads."""
         reader = self._reader(graph)
-        values = spec.context(reader)
+        values = variables(spec.context(reader))
         return PageContext(values, reader, reader.take_facts())
 
     def draw(self, spec: PageSpec, page: PageContext) -> tuple[bytes, frozenset[Fact]]:
