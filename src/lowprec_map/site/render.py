@@ -9,7 +9,6 @@ problem at the template's file and line (`TemplateFailure`).
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,13 +19,10 @@ from markupsafe import Markup
 
 from lowprec_map import speed
 from lowprec_map.content.entry import Entry
-from lowprec_map.content.evidence import PREDICTION_RULE
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.registry import REGISTRY, type_name
+from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.frame import Site
-from lowprec_map.site.charts import setting_text, value_text
 from lowprec_map.site.contexts import variables
-from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
 from lowprec_map.site.markdown import make_markdown, resolve_mentions
 from lowprec_map.site.pages import Context, PageSpec
 from lowprec_map.site.reads import (
@@ -44,26 +40,14 @@ from lowprec_map.site.template_errors import (
     check_blocks,
     template_problem,
 )
+from lowprec_map.site.template_table import template_table
 from lowprec_map.site.urls import (
     asset_url,
-    listing_url,
-    naming_files,
     output_file,
-    relative,
-    url_of,
 )
 from lowprec_map.site.views import (
-    entry_summary,
-    entry_title,
-    first_sentence,
-    label_start,
-    ring_layout,
-    search_text,
     sorted_entries,
-    summary_field,
-    title_field,
 )
-from lowprec_map.site_files import site_files
 
 MAX_CHROMES = 64  # folder depths times the versions of the site a serve session keeps
 STATIC_ASSETS = ("style.css", "site.js", "favicon.svg")
@@ -116,7 +100,7 @@ class Renderer:
         ] = {}
         self._shown_site: tuple[Site | None, Site | None] = (None, None)
         self._nav: tuple[MapGraph | None, list[Entry]] = (None, [])
-        # Cards drawn, with the facts they read (see `_card` and `forget`).
+        # Cards drawn, with the facts they read (see `card` and `forget`).
         self.cards: dict[tuple[object, ...], tuple[Markup, frozenset[Fact]]] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates),
@@ -126,39 +110,11 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(md=self._block_markdown, url=_url_filter, human_date=_human_date)
-        if cache is not None and speed.on("template-cache"):
+        filters, template_globals = template_table(self)
+        self.env.filters.update(filters)
+        self.env.globals.update(template_globals)
+        if cache is not None and speed.on("template-cache"):  # keyed by how filters are called
             self.env.bytecode_cache = _bytecode_cache(cache, self.env)
-        self.env.globals.update(
-            offline=offline,
-            type_name=type_name,
-            search_text=lambda e: search_text(e.whole()),
-            entry_title=lambda e: entry_title(e.fields(title_field(e.type))),
-            page_summary=lambda e: entry_summary(e.fields(*filter(None, [summary_field(e.type)]))),
-            dossier_bibtex=lambda e: dossier_bibtex(e.whole()),
-            claim_bibtex=lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
-            ring_layout=ring_layout,
-            first_sentence=first_sentence,
-            label_start=label_start,
-            value_text=value_text,
-            setting_text=setting_text,
-            prediction_rule=PREDICTION_RULE,
-            card=self._card,
-            cards=self._cards,
-            link=self._link,
-            assets=self.assets,
-            # The site table's pages, then the listings the registry puts in the masthead.
-            masthead_links=[
-                *((f.name, f.url) for f in site_files(masthead=True)),
-                *(
-                    (t.listing.masthead, listing_url(t.name))
-                    for t in REGISTRY.listed_types
-                    if t.listing is not None and t.listing.masthead
-                ),
-            ],
-            footer_files=site_files(footer=True),
-            not_found_links=site_files(not_found=True),
-        )
 
     def compile(self, specs: list[PageSpec]) -> None:
         """Compile the templates these pages use (before forking, so workers inherit them);
@@ -249,7 +205,7 @@ class Renderer:
         self.cards = {k: v for k, v in self.cards.items() if v[1].isdisjoint(changed)}
 
     @jinja2.pass_context
-    def _card(
+    def card(
         self, context: jinja2.runtime.Context, macro: Any, entry: LinkedEntry, *args: object
     ) -> Markup:
         """`macro(entry, *args)`, drawn once while the facts it read stay the same.
@@ -276,13 +232,13 @@ class Renderer:
         return found[0]
 
     @jinja2.pass_context
-    def _link(self, context: jinja2.runtime.Context, entry: LinkedEntry) -> Markup:
+    def link(self, context: jinja2.runtime.Context, entry: LinkedEntry) -> Markup:
         """A link to `entry` named by its title: the `entry_link` macro, as a card."""
         placement = _placement_of(str(context["page_file"]), context.get("absolute_root"))
         return self._draw(self._macros(placement).entry_link, entry, ())
 
     @jinja2.pass_context
-    def _cards(
+    def cards_of(
         self, context: jinja2.runtime.Context, macro: Any, entries: list[Any], *args: object
     ) -> Markup:
         """`card(macro, entry, *args)` for each of `entries` (an entry, or a tuple of an entry
@@ -340,7 +296,7 @@ class Renderer:
         return module
 
     @jinja2.pass_context
-    def _block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
+    def block_markdown(self, context: jinja2.runtime.Context, text: str | None) -> Markup:
         source = resolve_mentions(str(context["page_file"]), text or "", self.offline)
         return Markup(self.markdown.render(source))  # safe: raw HTML is off
 
@@ -367,18 +323,3 @@ def _placement_of(page_file: str, absolute_root: object) -> Placement:
     """What a page's links depend on: its folder depth, and on the 404 page (served at
     any depth) the absolute root its links start from."""
     return page_file.count("/"), absolute_root if isinstance(absolute_root, str) else None
-
-
-@jinja2.pass_context
-def _url_filter(context: jinja2.runtime.Context, target: LinkedEntry | str) -> str:
-    """Relative link from the page being rendered to an entry or a site URL."""
-    url = url_of(target.type, target.id) if isinstance(target, LinkedEntry) else target
-    root = context.get("absolute_root")
-    if root is not None and not url.startswith(("http://", "https://")):
-        return f"{root}{url}"  # 404.html is served at any depth: relative links would break
-    link = relative(str(context["page_file"]), url)
-    return naming_files(link) if context["offline"] else link
-
-
-def _human_date(value: datetime.date) -> str:
-    return f"{value.day} {value.strftime('%b %Y')}"
