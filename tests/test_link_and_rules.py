@@ -9,9 +9,10 @@ import time
 import pytest
 from conftest import MINIMAL, MakeProject
 
-from lowprec_map.content import check as check_module
-from lowprec_map.content.check import ContentCache, check
+from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.dev import incremental as check_module
+from lowprec_map.dev.incremental import ContentCache
 from lowprec_map.errors import Severity
 
 

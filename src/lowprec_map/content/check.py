@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.content.load import MAX_FILE_BYTES, load_file
+from lowprec_map.content.load import load_file
 from lowprec_map.content.project import discover
 from lowprec_map.content.rules import check_rules
 from lowprec_map.content.validate import ValidateResult, missing_required, validate_doc
 from lowprec_map.errors import Problem, Severity, SourcePos
-from lowprec_map.registry import REGISTRY
 
 
 @dataclass
@@ -31,23 +29,9 @@ class CheckResult:
 
 
 @dataclass
-class FileResult:
-    """What loading and validating one file produced, and the file's stamp and digest."""
-
-    stamp: tuple[int, int] | None  # modification time and size, if settled when taken
-    digest: bytes
-    kind: str
-    result: ValidateResult
-
-
-# A file modified this recently may be modified again within the same timestamp
-# tick and keep its size: its bytes are compared (by digest) instead of trusted.
-SETTLED_NS = 2_000_000_000
-
-
-@dataclass
 class Listing:
-    """What discovering the content folder found, and the folders' modification times."""
+    """What discovering the content folder found (and, for serve's cache, the folders'
+    modification times)."""
 
     # The content folder and each folder of entries, with its modification time if it was
     # settled when listed (None: it may change again within the same tick, list it again).
@@ -56,76 +40,51 @@ class Listing:
     problems: list[Problem]
 
 
-@dataclass
-class ContentCache:
-    """What `serve` keeps between checks: the files found, and each file's validated result.
+class Reuse(Protocol):
+    """What `check` may reuse from an earlier check of the same folder: serve's cache
+    (dev/incremental.py) implements it; a build checks with `Fresh`, which reuses nothing."""
 
-    A file whose modification time and size are unchanged (or, if modified in the
-    last two seconds, whose bytes are unchanged) is not parsed or validated again.
-    The folders are listed again only when one of them changed (adding, removing or
-    renaming a file changes its folder's modification time) or changed recently.
-    """
-
-    files: dict[Path, FileResult] = field(default_factory=dict)
-    graph: MapGraph | None = (
-        None  # the last graph: a save that keeps every reference keeps its links
-    )
-    listing: Listing | None = None
+    graph: MapGraph | None  # the last graph: a save that keeps every reference keeps its links
 
     def discover(self, content: Path) -> Listing:
-        """The content folder's files (as `discover` finds them), listed again only when
-        a folder changed; each file's Path object is kept while it exists."""
-        last = self.listing
-        if last is not None and all(
-            mtime is not None and _settled_stamp(path) == mtime for path, mtime in last.stamps
-        ):
-            return last
-        # Stamped before listing: a change made while listing shows as a newer time.
-        folders = [content, *(content / name for name in sorted(REGISTRY.folders))]
-        stamps = [(f, _settled_stamp(f)) for f in folders if f.is_dir()]
-        problems: list[Problem] = []
-        files = discover(content, problems)
-        self.listing = Listing(stamps, files, problems)
-        self.forget_all_but({path for path, _ in files})
-        return self.listing
-
-    def forget_all_but(self, paths: set[Path]) -> None:
-        """Drop the results of files that no longer exist."""
-        for stale in set(self.files) - paths:
-            del self.files[stale]
+        """The content folder's files, as `discover` finds them."""
 
     def result(self, path: Path, kind: str) -> ValidateResult:
-        """The file's entries and problems, from the cache when the file is unchanged."""
-        stat = path.stat()
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        cached = self.files.get(path)
-        if cached is not None and cached.kind != kind:
-            cached = None
-        settled = time.time_ns() - stat.st_mtime_ns > SETTLED_NS
-        if cached is not None and cached.stamp == stamp:
-            return cached.result
-        # Read once: for the digest and, if it changed, for parsing; a file over the limit
-        # is never read (load_file reports its size).
-        raw = _read_bytes(path) if stat.st_size <= MAX_FILE_BYTES else None
-        digest = hashlib.blake2b(raw, digest_size=16).digest() if raw is not None else b""
-        # A stamp is trusted only if the file had settled when it was taken: a write within
-        # the same tick after it would keep it.
-        trusted = stamp if settled else None
-        if cached is not None and cached.digest == digest:
-            cached.stamp = trusted
-            return cached.result
+        """The file's entries and problems."""
+
+    def forget_folder(self) -> None:
+        """The content folder is gone: nothing listed can be trusted."""
+
+
+@dataclass
+class Fresh:
+    """Every file read, parsed and validated once: the build's way (`Reuse`)."""
+
+    graph: MapGraph | None = None
+
+    def discover(self, content: Path) -> Listing:
         problems: list[Problem] = []
-        doc = load_file(path, kind, problems, raw)
-        if doc is None:
-            result = ValidateResult([], problems, {f"{kind}:{path.stem}"})
-        else:
-            result = validate_doc(doc)
-            result.problems[:0] = problems
-        self.files[path] = FileResult(trusted, digest, kind, result)
-        return result
+        return Listing([], discover(content, problems), problems)
+
+    def result(self, path: Path, kind: str) -> ValidateResult:
+        return validated(path, kind, None)
+
+    def forget_folder(self) -> None:
+        pass
 
 
-def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
+def validated(path: Path, kind: str, raw: bytes | None) -> ValidateResult:
+    """One file (or `raw`, its bytes already read) loaded and validated."""
+    problems: list[Problem] = []
+    doc = load_file(path, kind, problems, raw)
+    if doc is None:
+        return ValidateResult([], problems, {f"{kind}:{path.stem}"})
+    result = validate_doc(doc)
+    result.problems[:0] = problems
+    return result
+
+
+def check(content: Path, cache: Reuse | None = None) -> CheckResult:
     """Load, validate, link and check rules; every problem from every stage.
 
     With a `cache` (kept by `serve` across rebuilds), unchanged files are not
@@ -133,14 +92,14 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     """
     problems: list[Problem] = []
     files: list[tuple[Path, str]] = []
-    cache = ContentCache() if cache is None else cache
+    cache = Fresh() if cache is None else cache
     if content.is_dir():
         listing = cache.discover(content)
         files = listing.files
         problems.extend(listing.problems)
     else:
         problems.append(Problem(SourcePos(content), "content folder not found"))
-        cache.listing = None
+        cache.forget_folder()
     entries, invalid, kinds = [], set(), set()
     for path, kind in files:
         one = cache.result(path, kind)
@@ -154,20 +113,3 @@ def check(content: Path, cache: ContentCache | None = None) -> CheckResult:
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))
-
-
-def _settled_stamp(folder: Path) -> int | None:
-    """The folder's modification time, or None if it changed too recently to be trusted
-    (or is gone)."""
-    try:
-        mtime = folder.stat().st_mtime_ns
-    except OSError:
-        return None
-    return mtime if time.time_ns() - mtime > SETTLED_NS else None
-
-
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None  # unreadable: load_file reports it

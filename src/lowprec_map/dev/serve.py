@@ -33,10 +33,11 @@ from pathlib import Path
 import watchfiles
 from tornado.ioloop import IOLoop
 
-from lowprec_map.content.check import ContentCache, check
+from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.dev.http import ReloadServer, make_app
+from lowprec_map.dev.incremental import ContentCache
 from lowprec_map.errors import Problem, SourcePos
 from lowprec_map.output.write import MARKER, check_output_dir, mark_as_build, taking_turns
 from lowprec_map.pipeline import (
@@ -319,16 +320,20 @@ def watch_saves(folders: list[Path], stop: threading.Event) -> Iterator[list[str
     its folder). Notifications can fail (say, the OS's limit on watched folders is
     reached); then watchfiles polls instead, and the editor is told.
     """
-    seen, polling = _identities(folders), False
+    seen, polling, rescan = _identities(folders), False, False
+    whole = sorted(str(f) for f in folders)
     while not stop.is_set():
         try:
             for batch in _bursts([f for f in folders if f.is_dir()], stop, polling):
                 now = _identities(folders)
                 if now != seen:
-                    seen = now
-                    yield sorted(str(f) for f in folders)
+                    seen, rescan = now, True
+                    yield whole
                     break
-                yield batch
+                # A save made while the new watch was starting was not seen: the first
+                # pause of the new watch counts as a change of everything.
+                yield whole if rescan and not batch else batch
+                rescan = rescan and bool(batch)
         except Exception as exc:
             if polling:
                 print(
