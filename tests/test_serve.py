@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from lowprec_map.content.check import check
 from lowprec_map.content.project import Project
+from lowprec_map.dev import incremental
 from lowprec_map.dev import serve as serve_module
 from lowprec_map.dev.serve import DevSite, watch_saves
 from lowprec_map.pipeline import build
@@ -515,7 +516,7 @@ def test_a_file_caught_mid_write_is_judged_once_it_has_settled(
     claim.write_text(good.replace("Alpha is fast.", "Alpha, saved in place."))
     dev.rebuild()
     assert dev.error_page() is None and not dev.due()
-    monkeypatch.setattr(serve_module, "SETTLE_SECONDS", 0.0)  # a file that stays broken
+    monkeypatch.setattr(incremental, "SETTLE_SECONDS", 0.0)  # a file that stays broken
     claim.write_text("")
     dev.rebuild()
     page = dev.error_page()

@@ -1,11 +1,13 @@
-"""serve's incremental machinery that the build does without: what it keeps between
-checks of one content folder. CONTRIBUTING's "How serve redraws only what a save
-changed" walks through every idea; this module holds the first, which files changed
-(`ContentCache`, the `Reuse` that `content.check` accepts).
+"""serve's incremental machinery that the build does without. CONTRIBUTING's "How serve
+redraws only what a save changed" walks through every idea; this module holds serve's
+own: which files changed (`ContentCache`, the `Reuse` that `content.check` accepts),
+a file caught mid-write (`just_saved`), whether a page is redrawn (`PageRecord`) and
+why (`Explanation`, for `serve --explain`).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from dataclasses import dataclass, field
@@ -18,6 +20,8 @@ from lowprec_map.content.project import discover
 from lowprec_map.content.validate import ValidateResult
 from lowprec_map.errors import Problem
 from lowprec_map.registry import REGISTRY
+from lowprec_map.site.pages import Context, PageSpec
+from lowprec_map.site.reads import Fact, context_shape
 
 
 @dataclass
@@ -117,3 +121,90 @@ def _read_bytes(path: Path) -> bytes | None:
         return path.read_bytes()
     except OSError:
         return None  # unreadable: load_file reports it
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """What a page's last drawing came from: its context and what computing it read, and
+    what its templates read (field by field, see `site.reads`)."""
+
+    spec: PageSpec
+    context: Context
+    context_facts: frozenset[Fact]
+    drawn_facts: frozenset[Fact]
+
+    def unchanged(self, changed: set[Fact]) -> bool:
+        """Nothing it read changed."""
+        return self.context_facts.isdisjoint(changed) and self.drawn_facts.isdisjoint(changed)
+
+    @functools.cached_property
+    def shape(self) -> object:
+        """What decides the page's bytes besides the fields its templates read."""
+        spec = self.spec
+        return spec.template, spec.title, spec.description, context_shape(self.context)
+
+    def draws_like(self, last: PageRecord, changed: set[Fact]) -> bool:
+        """Drawn, this would give `last`'s bytes: its templates would read nothing that
+        changed (what they read follows from the context) from the same context but for
+        the entries' objects."""
+        return last.drawn_facts.isdisjoint(changed) and self.shape == last.shape
+
+
+SETTLE_SECONDS = 0.2  # a file this fresh may be half-written; an editor's write takes less
+
+
+def just_saved(problems: list[Problem]) -> bool:
+    """Whether a file blamed by `problems` changed less than SETTLE_SECONDS ago."""
+    now = time.time()
+    for path in {p.pos.path for p in problems}:
+        try:
+            if now - path.stat().st_mtime < SETTLE_SECONDS:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@dataclass
+class Explanation:
+    """Why a save redrew the pages it did: the facts that changed, and per page whether
+    a fact its templates read changed (redrawn), its context read one but came out the
+    same (kept), or it read none of them (kept, counted rather than listed)."""
+
+    changed: set[Fact]
+    first: bool  # no earlier drawing: every page is drawn
+    found: list[str] = field(default_factory=list)
+    unread: int = 0  # pages kept that read none of the changed facts
+
+    def kept_same(self, url: str, read: frozenset[Fact]) -> None:
+        """A page whose context read a change and came out as before: kept."""
+        self.found.append(f"  kept /{url}: its context read {_facts(read)}, came out the same")
+
+    def redrawn(self, url: str, last: PageRecord | None) -> None:
+        """A page drawn, and why: new, or what it read that changed."""
+        if last is None:
+            reason = "first drawing" if self.first else "a new page"
+        else:
+            drawn = last.drawn_facts & self.changed
+            whose = "its templates read" if drawn else "its context read and changed:"
+            reason = f"{whose} {_facts(drawn or (last.context_facts & self.changed))}"
+        self.found.append(f"  redrew /{url}: {reason}")
+
+    def lines(self) -> list[str]:
+        """One line of what changed, one per page drawn or kept for a reason, a count."""
+        # The fields that changed say more than 'the entry' or 'something' ('*') does.
+        named = {
+            fact
+            for fact in self.changed
+            if fact != "*" and not any(other.startswith(fact + ".") for other in self.changed)
+        }
+        head = f"serve: changed: {_facts(named) if named else 'nothing known'}"
+        return [head, *self.found, f"  kept {self.unread} pages that read none of it"]
+
+
+def _facts(facts: set[Fact] | frozenset[Fact], shown: int = 4) -> str:
+    """Facts as a log reader wants them ('claim:x.statement' a field, '<claim:x' what
+    refers to it, '*claim' which claims exist): the first few, and how many more."""
+    ordered = sorted(facts)
+    more = f" and {len(ordered) - shown} more" if len(ordered) > shown else ""
+    return ", ".join(ordered[:shown]) + more

@@ -20,7 +20,6 @@ published builds carry no reload script.
 
 from __future__ import annotations
 
-import functools
 import html
 import sys
 import threading
@@ -37,7 +36,7 @@ from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.dev.http import ReloadServer, make_app
-from lowprec_map.dev.incremental import ContentCache
+from lowprec_map.dev.incremental import ContentCache, Explanation, PageRecord, just_saved
 from lowprec_map.errors import Problem, SourcePos
 from lowprec_map.output.write import MARKER, check_output_dir, mark_as_build, taking_turns
 from lowprec_map.pipeline import (
@@ -48,8 +47,8 @@ from lowprec_map.pipeline import (
     static_names,
 )
 from lowprec_map.site.layout import LayoutMemo
-from lowprec_map.site.pages import Context, PageSpec, plan_pages
-from lowprec_map.site.reads import Fact, changed_facts, context_shape
+from lowprec_map.site.pages import plan_pages
+from lowprec_map.site.reads import Fact, changed_facts
 from lowprec_map.site.render import Renderer
 from lowprec_map.site.template_errors import TemplateFailure
 from lowprec_map.site.urls import output_file
@@ -62,33 +61,6 @@ pre{{white-space:pre-wrap;background:#fff4f0;border-left:4px solid #8a3b00;paddi
 <p>{count} problem(s). The page comes back as soon as the content is fixed; this tab reloads
 by itself.</p><pre>{problems}</pre></main></body></html>
 """
-
-
-@dataclass(frozen=True)
-class PageRecord:
-    """What a page's last drawing came from: its context and what computing it read, and
-    what its templates read (field by field, see `site.reads`)."""
-
-    spec: PageSpec
-    context: Context
-    context_facts: frozenset[Fact]
-    drawn_facts: frozenset[Fact]
-
-    def unchanged(self, changed: set[Fact]) -> bool:
-        """Nothing it read changed."""
-        return self.context_facts.isdisjoint(changed) and self.drawn_facts.isdisjoint(changed)
-
-    @functools.cached_property
-    def shape(self) -> object:
-        """What decides the page's bytes besides the fields its templates read."""
-        spec = self.spec
-        return spec.template, spec.title, spec.description, context_shape(self.context)
-
-    def draws_like(self, last: PageRecord, changed: set[Fact]) -> bool:
-        """Drawn, this would give `last`'s bytes: its templates would read nothing that
-        changed (what they read follows from the context) from the same context but for
-        the entries' objects."""
-        return last.drawn_facts.isdisjoint(changed) and self.shape == last.shape
 
 
 @dataclass
@@ -140,7 +112,7 @@ class DevSite:
         with collector_paused():
             result = check(self.project.content, self.cache)
             if result.errors:
-                if _just_saved(result.errors):
+                if just_saved(result.errors):
                     self.unsettled = True  # perhaps mid-write: judge it again once settled
                     return []
                 return self._failed(result.errors)
@@ -240,66 +212,6 @@ class DevSite:
             return None
         lines = "\n".join(html.escape(p.format()) for p in self.errors)
         return ERROR_PAGE.format(count=len(self.errors), problems=lines).encode()
-
-
-SETTLE_SECONDS = 0.2  # a file this fresh may be half-written; an editor's write takes less
-
-
-def _just_saved(problems: list[Problem]) -> bool:
-    """Whether a file blamed by `problems` changed less than SETTLE_SECONDS ago."""
-    now = time.time()
-    for path in {p.pos.path for p in problems}:
-        try:
-            if now - path.stat().st_mtime < SETTLE_SECONDS:
-                return True
-        except OSError:
-            continue
-    return False
-
-
-@dataclass
-class Explanation:
-    """Why a save redrew the pages it did: the facts that changed, and per page whether
-    a fact its templates read changed (redrawn), its context read one but came out the
-    same (kept), or it read none of them (kept, counted rather than listed)."""
-
-    changed: set[Fact]
-    first: bool  # no earlier drawing: every page is drawn
-    found: list[str] = field(default_factory=list)
-    unread: int = 0  # pages kept that read none of the changed facts
-
-    def kept_same(self, url: str, read: frozenset[Fact]) -> None:
-        """A page whose context read a change and came out as before: kept."""
-        self.found.append(f"  kept /{url}: its context read {_facts(read)}, came out the same")
-
-    def redrawn(self, url: str, last: PageRecord | None) -> None:
-        """A page drawn, and why: new, or what it read that changed."""
-        if last is None:
-            reason = "first drawing" if self.first else "a new page"
-        else:
-            drawn = last.drawn_facts & self.changed
-            whose = "its templates read" if drawn else "its context read and changed:"
-            reason = f"{whose} {_facts(drawn or (last.context_facts & self.changed))}"
-        self.found.append(f"  redrew /{url}: {reason}")
-
-    def lines(self) -> list[str]:
-        """One line of what changed, one per page drawn or kept for a reason, a count."""
-        # The fields that changed say more than 'the entry' or 'something' ('*') does.
-        named = {
-            fact
-            for fact in self.changed
-            if fact != "*" and not any(other.startswith(fact + ".") for other in self.changed)
-        }
-        head = f"serve: changed: {_facts(named) if named else 'nothing known'}"
-        return [head, *self.found, f"  kept {self.unread} pages that read none of it"]
-
-
-def _facts(facts: set[Fact] | frozenset[Fact], shown: int = 4) -> str:
-    """Facts as a log reader wants them ('claim:x.statement' a field, '<claim:x' what
-    refers to it, '*claim' which claims exist): the first few, and how many more."""
-    ordered = sorted(facts)
-    more = f" and {len(ordered) - shown} more" if len(ordered) > shown else ""
-    return ", ".join(ordered[:shown]) + more
 
 
 def _theme_stamp(project: Project) -> tuple[tuple[str, float], ...]:
