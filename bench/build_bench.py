@@ -41,6 +41,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "bench"))
 
 import hugo_site  # noqa: E402
+import mkdocs_site  # noqa: E402
 import synth  # noqa: E402
 from timing import Job, Timing, compile_package, run_back_to_back  # noqa: E402
 
@@ -102,8 +103,11 @@ def build_command(checkout: Path, content: Path, out: Path) -> list[str]:
     ]
 
 
-def jobs(root: Path, hugo: str | None, baseline: Path | None) -> dict[str, Job]:
-    """The processes timed in each run, in order: build, floor, then Hugo and the baseline."""
+def jobs(
+    root: Path, hugo: str | None, baseline: Path | None, mkdocs: str | None = None
+) -> dict[str, Job]:
+    """The processes timed in each run, in order: build, floor, then Hugo, MkDocs and the
+    baseline."""
     content, site, floor = root / "content", root / "_site", root / "floor"
     found = {
         "build": Job(build_command(REPO, content, site), (site,)),
@@ -114,6 +118,11 @@ def jobs(root: Path, hugo: str | None, baseline: Path | None) -> dict[str, Job]:
         hugo_site.write_site(content, source)
         argv = [hugo, "--quiet", "--source", str(source), "--destination", str(out)]
         found["hugo"] = Job(argv, (out, source / "resources"))  # cold: no output, no cache
+    if mkdocs is not None:
+        project, out = root / "mkdocs", root / "mkdocs_out"
+        mkdocs_site.write_site(content, project)
+        argv = [mkdocs, "build", "--quiet", "-f", str(project / "mkdocs.yml"), "-d", str(out)]
+        found["mkdocs"] = Job(argv, (out,))
     if baseline is not None:
         out = root / "baseline_site"
         found["baseline"] = Job(build_command(baseline, root / "baseline_content", out), (out,))
@@ -155,6 +164,7 @@ class Row:
     rebuild_s: float
     hugo: Versus | None = None
     baseline: Versus | None = None
+    mkdocs: Versus | None = None
 
 
 def versus(builds: list[Timing], others: list[Timing] | None) -> Versus | None:
@@ -165,15 +175,20 @@ def versus(builds: list[Timing], others: list[Timing] | None) -> Versus | None:
     return Versus(statistics.median(o.wall for o in others), ratios)
 
 
-def measure(
-    n: int, root: Path, runs: int, hugo: str | None = None, baseline: Path | None = None
+def measure(  # noqa: PLR0917 - the bench's own options
+    n: int,
+    root: Path,
+    runs: int,
+    hugo: str | None = None,
+    baseline: Path | None = None,
+    mkdocs: str | None = None,
 ) -> Row:
     """Generate N entries under `root`, then time `runs` back-to-back rounds of the build,
     the floor (and Hugo, the baseline checkout, when given), then the rebuild."""
     entries = sum(synth.generate(n, root / "content").values())
     if baseline is not None:
         baseline_content(baseline, n, root / "baseline_content")
-    timings = run_back_to_back(jobs(root, hugo, baseline), runs)
+    timings = run_back_to_back(jobs(root, hugo, baseline, mkdocs), runs)
     builds, floors = timings["build"], timings["floor"]
     return Row(
         entries,
@@ -186,25 +201,29 @@ def measure(
         incremental(root / "content", root / "_site"),
         versus(builds, timings.get("hugo")),
         versus(builds, timings.get("baseline")),
+        versus(builds, timings.get("mkdocs")),
     )
 
 
-def columns(hugo: bool = False, baseline: bool = False) -> list[str]:
+def columns(hugo: bool = False, baseline: bool = False, mkdocs: bool = False) -> list[str]:
     """The table's column names in order, one per cell of row_text ("build s" is one)."""
     cells = ["N", "build s", "peak MB", "floor s", "ratio", "(range)", "build CPU"]
     cells += ["floor CPU", "ms/entry", "floor ms/e", "rebuild ms"]
     cells += ["hugo s", "/hugo", "(range)"] if hugo else []
     cells += ["base s", "/base", "(range)"] if baseline else []
+    cells += ["mkdocs s", "/mkdocs", "(range)"] if mkdocs else []
     return cells
 
 
 WIDTHS = {"N": 6, "(range)": 11, "build CPU": 9, "floor CPU": 9, "ms/entry": 9}
 WIDTHS |= {"floor ms/e": 10, "rebuild ms": 10, "ratio": 6, "/hugo": 6, "/base": 6}
+WIDTHS |= {"/mkdocs": 7}
 
 
-def header(hugo: bool = False, baseline: bool = False) -> str:
+def header(hugo: bool = False, baseline: bool = False, mkdocs: bool = False) -> str:
     """The table's first line."""
-    return " ".join(f"{cell:>{WIDTHS.get(cell, 8)}}" for cell in columns(hugo, baseline))
+    names = columns(hugo, baseline, mkdocs)
+    return " ".join(f"{cell:>{WIDTHS.get(cell, 8)}}" for cell in names)
 
 
 COLUMNS = header()
@@ -223,7 +242,7 @@ def row_text(n: int, row: Row) -> str:
         f"{row.floor_cpu:>9.2f} {1000 * row.build_s / row.entries:>9.2f} "
         f"{1000 * row.floor_s / row.entries:>10.2f} {1000 * row.rebuild_s:>10.0f}"
     )
-    for other in (row.hugo, row.baseline):
+    for other in (row.hugo, row.baseline, row.mkdocs):
         if other is not None:
             text += f" {other.seconds:>8.2f} {_ratio_cells(other.ratios)}"
     return text
@@ -253,6 +272,10 @@ NOTES = (
 )
 HUGO_NOTE = "/hugo: lowprec-map / Hugo per run, median (range); hugo s: Hugo's median seconds."
 BASE_NOTE = "/base: ours / baseline per run, median (range); base s: the baseline's median."
+MKDOCS_NOTE = (
+    "/mkdocs: lowprec-map / MkDocs (default theme, search, one page per entry) per run, "
+    "median (range)."
+)
 
 
 def main() -> None:
@@ -265,6 +288,8 @@ def main() -> None:
     if baseline is not None and not (baseline / "build.py").is_file():
         parser.error(f"--baseline: no build.py in {baseline}")
     hugo = shutil.which("hugo")
+    # MkDocs, the Python peer, is optional: `pip install mkdocs` to time it.
+    mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
     for checkout in (REPO, baseline):
         if checkout is not None:
             compile_package(checkout)
@@ -275,12 +300,14 @@ def main() -> None:
     if baseline is not None:
         print(f"baseline: {_describe(baseline)}")
     print(_hugo_line(hugo))
-    print(header(hugo is not None, baseline is not None))
+    print(f"mkdocs: {mkdocs or 'not found (pip install mkdocs); the MkDocs columns are skipped'}")
+    print(header(hugo is not None, baseline is not None, mkdocs is not None))
     with tempfile.TemporaryDirectory() as scratch:
         for n in args.sizes:
-            row = measure(n, Path(scratch) / str(n), args.runs, hugo, baseline)
+            row = measure(n, Path(scratch) / str(n), args.runs, hugo, baseline, mkdocs)
             print(row_text(n, row), flush=True)
     extra = ([HUGO_NOTE] if hugo else []) + ([BASE_NOTE] if baseline else [])
+    extra += [MKDOCS_NOTE] if mkdocs else []
     print("\n".join([*NOTES, *extra]))
 
 

@@ -143,7 +143,7 @@ WRITERS: dict[str, Callable[[Entry], tuple[str, list[str]]]] = {
 }
 
 
-def _entries(content: Path) -> Iterator[tuple[str, str, Entry, str]]:
+def entries(content: Path) -> Iterator[tuple[str, str, Entry, str]]:
     """(folder, id, front matter, Markdown body) for every synthetic entry."""
     for kind, folder in synth.FOLDERS.items():
         for path in sorted((content / folder).iterdir()):
@@ -180,7 +180,7 @@ def write_site(content: Path, site: Path) -> int:
     config = {**CONFIG, "title": title.get("title", "Map")}
     (site / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     written = 0
-    for folder, entry_id, front, body in _entries(content):
+    for folder, entry_id, front, body in entries(content):
         section = site / "content" / folder
         if not section.is_dir():
             section.mkdir(parents=True)

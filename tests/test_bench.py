@@ -14,6 +14,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import build_bench
 import hugo_site
+import mkdocs_site
 import synth
 
 # Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
@@ -52,3 +53,19 @@ def test_the_hugo_site_has_one_page_per_entry(tmp_path: Path) -> None:
     programs = list((tmp_path / "hugo/content/programs").glob("*/_index.md"))
     assert len(pages) + len(programs) == sum(counts.values())
     assert len(programs) == counts["program"]  # the programs are the taxonomy's terms
+
+
+def test_the_mkdocs_project_has_one_page_per_entry_and_builds(tmp_path: Path) -> None:
+    counts = synth.generate(60, tmp_path / "content")
+    written = mkdocs_site.write_site(tmp_path / "content", tmp_path / "mkdocs")
+    assert written == sum(counts.values())
+    pages = [p for p in (tmp_path / "mkdocs/docs").rglob("*.md") if p.name != "index.md"]
+    assert len(pages) == written
+    mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent))
+    if mkdocs is None:
+        pytest.skip("mkdocs is not installed (the bench's optional Python peer)")
+    row = build_bench.measure(40, tmp_path / "row", runs=1, mkdocs=mkdocs)
+    assert row.mkdocs is not None and len(row.mkdocs.ratios) == 1
+    assert (tmp_path / "row/mkdocs_out/claims/claim-00000/index.html").is_file()  # it ran
+    cells = build_bench.row_text(40, row).split()
+    assert len(cells) == len(build_bench.columns(mkdocs=True))
