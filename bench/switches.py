@@ -6,19 +6,23 @@ Run from the repository root:
 For the real content and for N synthetic entries (bench/synth.py), it times the
 cold build as a whole process with every switch on, then with each switch of
 `lowprec_map.speed` off in turn, back to back in every run (so run k of each ran
-under about the same load), and the import of the command line alone. A switch
-pays (off / on - 1) of the build's wall time: the median of the runs' pairs, with
-their range. One that pays under 5 % at both sizes is marked for removal, as the
-design asks. With --readme, the table replaces the one between the README's
-`speed-table` markers.
+under about the same load), and the import of the command line alone; then, in a
+process of its own per switch, serve's rebuild after a one-claim edit. A switch
+pays (off / on - 1) of the build's wall time, and of the rebuild's: the median of
+the runs' pairs, with their range. One that pays under 5 % everywhere is marked for
+removal, as the design asks. With --readme, the table replaces the one between the
+README's `speed-table` markers.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -53,19 +57,47 @@ def pays(off: list[Timing], on: list[Timing]) -> list[float]:
     return [a.wall / b.wall - 1 for a, b in zip(off, on, strict=True)]
 
 
+REBUILD = (
+    "import sys; sys.path.insert(0, {bench!r}); from pathlib import Path; import build_bench;"
+    "print(build_bench.incremental(Path({content!r}), Path({out!r})))"
+)
+
+
+def rebuild_seconds(content: Path, out: Path, switch: str | None) -> float:
+    """serve's one-claim rebuild (build_bench.incremental), in a fresh process with
+    `switch` off (None: every switch on)."""
+    env = {**os.environ, "LOWPREC_SLOW": switch or ""}
+    code = REBUILD.format(bench=str(REPO / "bench"), content=str(content), out=str(out))
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    shutil.rmtree(out, ignore_errors=True)
+    return float(done.stdout.split()[-1])
+
+
 def measure(size: str, runs: int) -> dict[str, list[float]]:
-    """Each switch's pay per run at `size` ('real' or a number of entries), the 'on'
-    build's wall times under 'on' and the import's under 'import'."""
+    """Each switch's pay per run at `size` ('real' or a number of entries) for the build
+    and (under 'rebuild:<switch>') for serve's rebuild; the 'on' build's wall times under
+    'on' and the import's under 'import'."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        content = REPO / "content"
-        if size != "real":
-            content = root / "content"
+        content = root / "content"
+        if size == "real":
+            shutil.copytree(REPO / "content", content)  # the rebuild edits a claim
+        else:
             synth.generate(int(size), content)
         timings = run_back_to_back(jobs(content, root), runs)
+        rebuilds: dict[str | None, list[float]] = {s: [] for s in [None, *SWITCHES]}
+        for _ in range(runs):
+            for switch, seconds in rebuilds.items():
+                seconds.append(rebuild_seconds(content, root / "dev", switch))
     result = {s: pays(timings[s], timings["on"]) for s in SWITCHES}
+    for switch in SWITCHES:
+        pairs = zip(rebuilds[switch], rebuilds[None], strict=True)
+        result[f"rebuild:{switch}"] = [off / on - 1 for off, on in pairs]
     result["on"] = [t.wall for t in timings["on"]]
     result["import"] = [t.wall for t in timings["import"]]
+    result["rebuild"] = rebuilds[None]
     return result
 
 
@@ -79,26 +111,31 @@ def table(results: dict[str, dict[str, list[float]]], runs: int) -> str:
     """The Markdown table: one row per switch, one column per size, and the verdict."""
     sizes = list(results)
     names = ["real content" if s == "real" else f"{s} entries" for s in sizes]
+    heads = [f"build, {n}" for n in names] + [f"serve's rebuild, {n}" for n in names]
     lines = [
-        f"| switch | what it does | {' | '.join(names)} | verdict |",
-        f"|---|---|{'---|' * len(sizes)}---|",
+        f"| switch | what it does | {' | '.join(heads)} | verdict |",
+        f"|---|---|{'---|' * len(heads)}---|",
     ]
     for switch, what in SWITCHES.items():
-        cells = [cell(results[s][switch]) for s in sizes]
-        best = max(statistics.median(results[s][switch]) for s in sizes)
+        keys = [(s, switch) for s in sizes] + [(s, f"rebuild:{switch}") for s in sizes]
+        cells = [cell(results[s][key]) for s, key in keys]
+        best = max(statistics.median(results[s][key]) for s, key in keys)
         verdict = "keep" if best >= KEEP_AT else "pays under 5 %: remove"
         lines.append(f"| `{switch}` | {what} | {' | '.join(cells)} | {verdict} |")
-    builds = ", ".join(
-        f"{n}: {statistics.median(results[s]['on']):.2f} s"
-        for s, n in zip(sizes, names, strict=True)
+    pairs = list(zip(sizes, names, strict=True))
+    builds = ", ".join(f"{n}: {statistics.median(results[s]['on']):.2f} s" for s, n in pairs)
+    again = ", ".join(
+        f"{n}: {1000 * statistics.median(results[s]['rebuild']):.0f} ms" for s, n in pairs
     )
     imports = statistics.median(v for s in sizes for v in results[s]["import"])
     lines += [
         "",
-        f"What the build takes longer with the switch off (median of {runs} back-to-back "
-        f"runs, range in brackets). Cold build with every switch on: {builds}; importing "
-        f"the command line alone: {imports:.2f} s. {platform.python_implementation()} "
-        f"{platform.python_version()} on {platform.machine()}, by `python bench/switches.py`.",
+        f"How much longer the cold build (a whole process) and serve's one-claim rebuild "
+        f"take with the switch off (median of {runs} back-to-back runs, range in "
+        f"brackets). With every switch on, the build takes {builds}, the rebuild {again}; "
+        f"importing the command line alone takes {imports:.2f} s. "
+        f"{platform.python_implementation()} {platform.python_version()} on "
+        f"{platform.machine()}, by `python bench/switches.py`.",
     ]
     return "\n".join(lines)
 
