@@ -2,8 +2,9 @@
 
     python tests/golden/update.py
 
-builds tests/fixtures/minimal with the repository's theme into tests/golden/site/.
-Review the diff (git diff tests/golden) before committing it.
+builds tests/fixtures/minimal with the repository's theme into tests/golden/site/,
+leaving out static/ (copied from the repository's static/ byte for byte). Review the
+diff (git diff tests/golden) before committing it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def main() -> None:
     staging = GOLDEN.with_name("site.new")
     shutil.rmtree(staging, ignore_errors=True)
     build(project, staging)
+    shutil.rmtree(staging / "static")
     shutil.rmtree(GOLDEN, ignore_errors=True)
     staging.rename(GOLDEN)
     print(f"wrote {GOLDEN.relative_to(REPO)}; review it with: git diff tests/golden")
