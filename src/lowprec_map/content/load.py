@@ -276,7 +276,13 @@ class _Builder:
 
     def _scalar(self, node: yaml.Node) -> Any:
         if node.tag == STR_TAG:  # most values: no constructor needed
-            return self._checked_text(node, node.value)
+            # Only a double-quoted escape ("\x01") can make a character the file itself
+            # could not hold (_read_text refuses those in the raw text).
+            return (
+                self._checked_text(node, node.value)
+                if getattr(node, "style", None) == '"'
+                else node.value
+            )
         try:
             value = self.scalars.construct_object(node)
         # PyYAML's constructors raise ValueError and others of their own on values such as
@@ -287,7 +293,9 @@ class _Builder:
             reason = reason or type(exc).__name__
             self.problems.append(Problem(pos, f"bad value '{node.value}': {reason}"))
             return None
-        return self._checked_text(node, value) if isinstance(value, str) else value
+        if isinstance(value, str) and getattr(node, "style", None) == '"':
+            return self._checked_text(node, value)
+        return value
 
     def _checked_text(self, node: yaml.Node, text: str) -> str | None:
         """`text`, or None with a problem at its character when no output can hold it."""
