@@ -18,10 +18,8 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.site.charts import MetricChart
 from lowprec_map.site.evidence_views import EvidenceDepth
 from lowprec_map.site.layout import MapLayout
-from lowprec_map.site.views import BeliefChange, PathCell, Row
+from lowprec_map.site.views import BeliefChange, PathCell, Row, Taxonomy
 from lowprec_map.site_files import SiteFile
-
-Taxonomy = list[tuple[Entry, list[tuple[Entry, list[Entry]]]]]
 
 
 def variables(context: object) -> dict[str, Any]:
@@ -48,7 +46,7 @@ class LandingContext:
     counts: Counter[str]
     """Entries per type, and 'core' for core dossiers."""
     taxonomy: Taxonomy
-    """Groups, their perturbations and the dossiers perturbing each."""
+    """Groups, their perturbations, the dossiers perturbing each and the core ones."""
     tensions: list[Entry]
     """The newest tensions, previewed."""
     featured: Entry | None

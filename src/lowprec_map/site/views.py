@@ -66,10 +66,12 @@ def label_counts(reader: Reader) -> list[tuple[Entry, int]]:
     ]
 
 
-def taxonomy(
-    reader: Reader, dossiers: list[Entry]
-) -> list[tuple[Entry, list[tuple[Entry, list[Entry]]]]]:
-    """Groups -> perturbations -> the dossiers that perturb each, in the order of `dossiers`."""
+Taxonomy = list[tuple[Entry, list[tuple[Entry, list[Entry], list[Entry]]]]]
+
+
+def taxonomy(reader: Reader, dossiers: list[Entry]) -> Taxonomy:
+    """Groups -> perturbations -> the dossiers that perturb each, in the order of
+    `dossiers`, and the core ones among them."""
     dossier_order = {e.key: i for i, e in enumerate(dossiers)}
     result = []
     for group in reader.entries("group"):
@@ -78,7 +80,8 @@ def taxonomy(
             perturbing = sorted(
                 reader.backlinks(perturbation, "dossier"), key=lambda d: dossier_order[d.key]
             )
-            members.append((perturbation, perturbing))
+            core = [d for d in perturbing if isinstance(d.model, Dossier) and d.model.core]
+            members.append((perturbation, perturbing, core))
         result.append((group, members))
     return result
 
