@@ -15,11 +15,21 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from lowprec_map.content.entry import Entry
+from lowprec_map.schema.entries import Claim, Source
 from lowprec_map.site.charts import MetricChart
 from lowprec_map.site.evidence_views import EvidenceDepth
 from lowprec_map.site.layout import MapLayout
 from lowprec_map.site.views import BeliefChange, PathCell, Row, Taxonomy
 from lowprec_map.site_files import SiteFile
+
+STANCES = ("supports", "contrasts", "mentions")  # the order a claim page lists them in
+
+
+def by_stance(claim: Entry) -> list[tuple[str, list[Source]]]:
+    """A claim's sources grouped by stance, in STANCES order, empty stances left out."""
+    assert isinstance(claim.model, Claim)
+    groups = [(s, [x for x in claim.model.sources if x.stance == s]) for s in STANCES]
+    return [(stance, sources) for stance, sources in groups if sources]
 
 
 def variables(context: object) -> dict[str, Any]:
@@ -212,6 +222,8 @@ class ClaimContext(EntryContext):
 
     measurements: list[Row]
     """The claim's measurements."""
+    stances: list[tuple[str, list[Source]]]
+    """Its sources by stance (supports, contrasts, mentions), each stance that has any."""
 
 
 @dataclass(frozen=True)

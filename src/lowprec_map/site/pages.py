@@ -36,6 +36,7 @@ from lowprec_map.site.contexts import (
     ProgramsContext,
     SearchContext,
     SitemapContext,
+    by_stance,
 )
 from lowprec_map.site.evidence_views import (
     evidence_depth,
@@ -328,7 +329,8 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], object]
             rows = [r for r in measurement_rows(citing) if r.measurement.source == entry_id]
             return DossierContext(*common, citing=citing, measurements=rows)
         if entry_type == "claim":
-            return ClaimContext(*common, measurements=measurement_rows([entry]))
+            rows = measurement_rows([entry])
+            return ClaimContext(*common, measurements=rows, stances=by_stance(entry))
         if entry_type == "program":
             members = {t: reader.program_members(entry, t) for t in ("dossier", "claim", "tension")}
             prediction = vars(program_prediction(reader, entry))
