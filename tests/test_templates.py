@@ -16,7 +16,7 @@ MISTAKES = [
         "claim.html",
         "card(claim_card, o, 'h3')",
         "card(claim_crd, o, 'h3')",
-        27,
+        23,
         "'claim_crd' is undefined",
     ),
     ("claim.html", "{{ model.statement }}", "{{ model.statment }}", 6, "no attribute 'statment'"),
