@@ -1,8 +1,9 @@
 """serve's incremental machinery that the build does without. CONTRIBUTING's "How serve
 redraws only what a save changed" walks through every idea; this module holds serve's
 own: which files changed (`ContentCache`, the `Reuse` that `content.check` accepts),
-a file caught mid-write (`just_saved`), whether a page is redrawn (`PageRecord`) and
-why (`Explanation`, for `serve --explain`).
+a file caught mid-write (`just_saved`), the map's layout while the links stay
+(`LayoutMemo`), whether a page is redrawn (`PageRecord`) and why (`Explanation`,
+for `serve --explain`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from lowprec_map.content.project import discover
 from lowprec_map.content.validate import ValidateResult
 from lowprec_map.errors import Problem
 from lowprec_map.registry import REGISTRY
+from lowprec_map.site.layout import MapLayout, PlacedNode, layout_map
 from lowprec_map.site.pages import Context, PageSpec
 from lowprec_map.site.reads import Fact, context_shape
 
@@ -208,3 +210,33 @@ def _facts(facts: set[Fact] | frozenset[Fact], shown: int = 4) -> str:
     ordered = sorted(facts)
     more = f" and {len(ordered) - shown} more" if len(ordered) > shown else ""
     return ", ".join(ordered[:shown]) + more
+
+
+class LayoutMemo:
+    """The map's last layout, kept by `serve` across saves. Positions depend on the links
+    alone, and a save that keeps every reference keeps the very networkx graph
+    (`MapGraph.relinked`), so then only the entries are bound anew."""
+
+    def __init__(self) -> None:
+        self._last: tuple[object, MapLayout] | None = None
+
+    def layout(self, graph: MapGraph) -> MapLayout:
+        """`layout_map(graph)`, reusing the positions while the links are the same."""
+        if self._last is not None and self._last[0] is graph.graph:
+            return _bound_to(self._last[1], graph)
+        found = layout_map(graph)
+        self._last = (graph.graph, found)
+        return found
+
+
+def _bound_to(layout: MapLayout, graph: MapGraph) -> MapLayout:
+    """`layout` with each node holding `graph`'s entry of the same key."""
+    nodes = {}
+    for node in layout.nodes:
+        entry = graph.entry(node.entry.key)
+        assert entry is not None  # the same links: the same entries
+        nodes[entry.key] = PlacedNode(entry, node.x, node.y, node.programs)
+    edges = [(nodes[a.entry.key], nodes[b.entry.key], rel) for a, b, rel in layout.edges]
+    return MapLayout(
+        list(nodes.values()), edges, layout.columns, layout.width, layout.height, layout.omitted
+    )

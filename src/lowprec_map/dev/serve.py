@@ -36,7 +36,13 @@ from lowprec_map.content.check import check
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.project import Project
 from lowprec_map.dev.http import ReloadServer, make_app
-from lowprec_map.dev.incremental import ContentCache, Explanation, PageRecord, just_saved
+from lowprec_map.dev.incremental import (
+    ContentCache,
+    Explanation,
+    LayoutMemo,
+    PageRecord,
+    just_saved,
+)
 from lowprec_map.errors import Problem, SourcePos
 from lowprec_map.output.write import MARKER, check_output_dir, mark_as_build, taking_turns
 from lowprec_map.pipeline import (
@@ -46,7 +52,6 @@ from lowprec_map.pipeline import (
     static_files,
     static_names,
 )
-from lowprec_map.site.layout import LayoutMemo
 from lowprec_map.site.pages import plan_pages
 from lowprec_map.site.reads import Fact, changed_facts
 from lowprec_map.site.render import Renderer
@@ -144,7 +149,7 @@ class DevSite:
         assert self.renderer is not None
         fresh: dict[str, bytes] = {}
         records: dict[str, PageRecord] = {}
-        specs = plan_pages(graph, layouts=self.layouts)
+        specs = plan_pages(graph, layout_of=self.layouts.layout)
         if not self.pages:
             self.renderer.compile(specs)  # a new renderer: check every template first
         self.renderer.forget(changed)

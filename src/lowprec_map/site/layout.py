@@ -102,36 +102,6 @@ def layout_map(graph: MapGraph) -> MapLayout:
     return MapLayout(list(placed.values()), edges, heads, width, height, omitted)
 
 
-class LayoutMemo:
-    """The map's last layout, kept by `serve` across saves. Positions depend on the links
-    alone, and a save that keeps every reference keeps the very networkx graph
-    (`MapGraph.relinked`), so then only the entries are bound anew."""
-
-    def __init__(self) -> None:
-        self._last: tuple[object, MapLayout] | None = None
-
-    def layout(self, graph: MapGraph) -> MapLayout:
-        """`layout_map(graph)`, reusing the positions while the links are the same."""
-        if self._last is not None and self._last[0] is graph.graph:
-            return _bound_to(self._last[1], graph)
-        found = layout_map(graph)
-        self._last = (graph.graph, found)
-        return found
-
-
-def _bound_to(layout: MapLayout, graph: MapGraph) -> MapLayout:
-    """`layout` with each node holding `graph`'s entry of the same key."""
-    nodes = {}
-    for node in layout.nodes:
-        entry = graph.entry(node.entry.key)
-        assert entry is not None  # the same links: the same entries
-        nodes[entry.key] = PlacedNode(entry, node.x, node.y, node.programs)
-    edges = [(nodes[a.entry.key], nodes[b.entry.key], rel) for a, b, rel in layout.edges]
-    return MapLayout(
-        list(nodes.values()), edges, layout.columns, layout.width, layout.height, layout.omitted
-    )
-
-
 def _chosen_entries(graph: MapGraph) -> tuple[dict[str, list[Entry]], list[Omission]]:
     """Each column's entries, trimmed to NODE_LIMIT in all, and what was left out.
 

@@ -43,7 +43,7 @@ from lowprec_map.site.evidence_views import (
     program_prediction,
     program_predictions,
 )
-from lowprec_map.site.layout import LayoutMemo, local_layout
+from lowprec_map.site.layout import MapLayout, layout_map, local_layout
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.urls import entry_url, listing_url
 from lowprec_map.site.views import (
@@ -83,11 +83,12 @@ LANDING_PATHS = 4
 
 
 def plan_pages(
-    graph: MapGraph, base_url: str | None = None, layouts: LayoutMemo | None = None
+    graph: MapGraph,
+    base_url: str | None = None,
+    layout_of: Callable[[MapGraph], MapLayout] = layout_map,
 ) -> list[PageSpec]:
     """Every page of the site, in a stable order; `base_url` overrides site.yaml's;
-    `layouts` keeps the map's layout across rebuilds (serve)."""
-    memo = layouts or LayoutMemo()
+    `layout_of` lays the map out (serve passes one that keeps the layout across saves)."""
     pages = [
         PageSpec("", "index.html", graph.site.title, graph.site.description, _landing),
         PageSpec(
@@ -95,7 +96,7 @@ def plan_pages(
             "map.html",
             "The map",
             "Papers, claims, tensions, programs and failure modes, and how they connect.",
-            lambda reader: _map_context(reader, memo),
+            lambda reader: _map_context(reader, layout_of),
         ),
         PageSpec(
             "compare/",
@@ -180,9 +181,9 @@ def _landing(reader: Reader) -> LandingContext:
     )
 
 
-def _map_context(reader: Reader, layouts: LayoutMemo) -> MapContext:
+def _map_context(reader: Reader, layout_of: Callable[[MapGraph], MapLayout]) -> MapContext:
     """The build-time layout of the graph, and the programs its filter lists."""
-    layout = layouts.layout(reader.links())
+    layout = layout_of(reader.links())
     return MapContext(layout, layout.node_cards(), reader.entries("program"))
 
 
