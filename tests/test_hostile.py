@@ -206,7 +206,7 @@ def test_a_killed_builds_leftovers_never_reach_the_site(
 
 @pytest.fixture(scope="module")
 def big_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """Synthetic content with enough pages (over 400) for forked workers, built once;
+    """Synthetic content with enough pages (over the fork threshold) for forked workers, built once;
     and the command that builds it again."""
     sys.path.insert(0, str(REPO / "bench"))
     import synth  # noqa: PLC0415

@@ -18,7 +18,7 @@ from typing import TypeVar
 from lowprec_map import speed
 
 _Item = TypeVar("_Item")
-PARALLEL_THRESHOLD = 400  # below this many pages, forking costs more than it saves on 2 cores
+PARALLEL_THRESHOLD = 200  # below this many pages, forking costs more than it saves on 2 cores
 # The tasks a forked child runs, by number; set just before the fork, which hands them over.
 _TASKS: Sequence[Callable[[], int]] = ()
 
