@@ -13,6 +13,7 @@ sys.dont_write_bytecode = False
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -141,6 +142,18 @@ def with_dates(path: Path, text: str) -> str:
     if path.parent.name not in DATED_FOLDERS:
         return text
     return (text if text.endswith("\n") else text + "\n") + DATES
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the real console entry point in a subprocess, as an editor would."""
+    return subprocess.run(
+        [sys.executable, str(REPO / "build.py"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
 
 
 def tree(root: Path) -> dict[str, bytes]:

@@ -20,7 +20,7 @@ import bibtexparser
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, REPO, MakeProject, tree
+from conftest import MINIMAL, REPO, MakeProject, run_cli, tree
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text
@@ -38,14 +38,6 @@ from lowprec_map.content.check import check
 from lowprec_map.content.project import Project
 from lowprec_map.errors import ContentError, Problem
 from lowprec_map.pipeline import build
-
-
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The console entry point in a subprocess, as an editor runs it."""
-    command = [sys.executable, str(REPO / "build.py"), *args]
-    return subprocess.run(
-        command, cwd=cwd, capture_output=True, text=True, timeout=120, check=False
-    )
 
 
 def a_project(root: Path) -> Path:
@@ -143,7 +135,7 @@ def test_an_output_folder_that_is_not_a_build_is_never_replaced(
         (root / folder / "keep.txt").write_text("mine")
     before = tree(root)
     extra = ["--port", "1"] if command == "serve" else []
-    result = run(command, "--out", out, *extra, cwd=root)
+    result = run_cli(command, "--out", out, *extra, cwd=root)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith(
@@ -159,18 +151,18 @@ def test_an_output_folder_that_is_not_a_build_is_never_replaced(
 def test_a_previous_build_or_an_empty_folder_is_replaced(tmp_path: Path) -> None:
     root = a_project(tmp_path)
     (root / "empty").mkdir()
-    assert run("build", "--out", "empty", cwd=root).returncode == 0
+    assert run_cli("build", "--out", "empty", cwd=root).returncode == 0
     assert (root / "empty/index.html").is_file()
-    assert run("build", "--out", "empty", cwd=root).returncode == 0  # now it is a build
+    assert run_cli("build", "--out", "empty", cwd=root).returncode == 0  # now it is a build
     (root / "empty/index.html").unlink()  # a build the user emptied in part is still one
-    assert run("build", "--out", "empty", cwd=root).returncode == 0
+    assert run_cli("build", "--out", "empty", cwd=root).returncode == 0
 
 
 @pytest.mark.slow
 def test_builds_into_one_folder_take_turns(tmp_path: Path) -> None:
     """Three builds at once, five times: each exits 0 and the site is whole every time."""
     root = a_project(tmp_path)
-    assert run("build", "--out", "expected", cwd=root).returncode == 0
+    assert run_cli("build", "--out", "expected", cwd=root).returncode == 0
     expected = tree(root / "expected")
     command = [sys.executable, str(REPO / "build.py"), "build", "--out", "_site"]
     for _ in range(5):
@@ -393,7 +385,7 @@ def test_template_runtime_errors_are_positioned(
     )
     lines.insert(line - 1, code)
     path.write_text("\n".join(lines) + "\n")
-    result = run("build", cwd=root)
+    result = run_cli("build", cwd=root)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert f"templates/{template}:{line}:1: template error: {message}" in result.stderr
@@ -402,14 +394,14 @@ def test_template_runtime_errors_are_positioned(
 @pytest.mark.slow
 def test_schema_into_a_file_and_an_impossible_port_are_usage_errors(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
-    result = run("schema", "--out", "a-file", cwd=tmp_path)
+    result = run_cli("schema", "--out", "a-file", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (
         2,
         "lowprec-map: error: a-file exists and is not a folder\n",
     )
     assert (tmp_path / "a-file").read_text() == "x"
     for port in ("99999", "0", "-1"):
-        result = run("serve", "--port", port, cwd=tmp_path)
+        result = run_cli("serve", "--port", port, cwd=tmp_path)
         assert result.returncode == 2 and "Traceback" not in result.stderr
         assert f"must be a port from 1 to 65535, not '{port}'" in result.stderr
 

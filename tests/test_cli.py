@@ -4,30 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, REPO, MakeProject, beside
+from conftest import MINIMAL, REPO, MakeProject, beside, run_cli
 
 from lowprec_map.cli import main
 from lowprec_map.content.check import check
 from lowprec_map.site.pages import plan_pages
 
 TYPO_CLAIM = "statement: S.\nlabel: measured\nsources:\n  - dossier: alpah\n    locator: Table 1\n    stance: supports\n    basis: measured\n"
-
-
-def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the real console entry point in a subprocess, as an editor would."""
-    return subprocess.run(
-        [sys.executable, str(REPO / "build.py"), *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 def test_check_clean_exits_zero_with_summary(

@@ -171,26 +171,31 @@ def just_saved(problems: list[Problem]) -> bool:
 class Explanation:
     """Why a save redrew the pages it did: the facts that changed, and per page whether
     a fact its templates read changed (redrawn), its context read one but came out the
-    same (kept), or it read none of them (kept, counted rather than listed)."""
+    same (kept), or it read none of them (kept, counted rather than listed). Each save
+    notes its pages here; the words are made only when asked for (`serve --explain`)."""
 
     changed: set[Fact]
     first: bool  # no earlier drawing: every page is drawn
-    found: list[str] = field(default_factory=list)
+    found: list[tuple[bool, str, PageRecord | None]] = field(default_factory=list)
     unread: int = 0  # pages kept that read none of the changed facts
 
-    def kept_same(self, url: str, read: frozenset[Fact]) -> None:
+    def kept_same(self, url: str, last: PageRecord) -> None:
         """A page whose context read a change and came out as before: kept."""
-        self.found.append(f"  kept /{url}: its context read {_facts(read)}, came out the same")
+        self.found.append((False, url, last))
 
     def redrawn(self, url: str, last: PageRecord | None) -> None:
-        """A page drawn, and why: new, or what it read that changed."""
+        """A page drawn: new, or it read something that changed."""
+        self.found.append((True, url, last))
+
+    def _line(self, drawn: bool, url: str, last: PageRecord | None) -> str:
         if last is None:
-            reason = "first drawing" if self.first else "a new page"
-        else:
-            drawn = last.drawn_facts & self.changed
-            whose = "its templates read" if drawn else "its context read and changed:"
-            reason = f"{whose} {_facts(drawn or (last.context_facts & self.changed))}"
-        self.found.append(f"  redrew /{url}: {reason}")
+            return f"  redrew /{url}: {'first drawing' if self.first else 'a new page'}"
+        if not drawn:
+            read = _facts(last.context_facts & self.changed)
+            return f"  kept /{url}: its context read {read}, came out the same"
+        templates = last.drawn_facts & self.changed
+        whose = "its templates read" if templates else "its context read and changed:"
+        return f"  redrew /{url}: {whose} {_facts(templates or last.context_facts & self.changed)}"
 
     def lines(self) -> list[str]:
         """One line of what changed, one per page drawn or kept for a reason, a count."""
@@ -201,7 +206,8 @@ class Explanation:
             if fact != "*" and not any(other.startswith(fact + ".") for other in self.changed)
         }
         head = f"serve: changed: {_facts(named) if named else 'nothing known'}"
-        return [head, *self.found, f"  kept {self.unread} pages that read none of it"]
+        pages = [self._line(*found) for found in self.found]
+        return [head, *pages, f"  kept {self.unread} pages that read none of it"]
 
 
 def _facts(facts: set[Fact] | frozenset[Fact], shown: int = 4) -> str:

@@ -105,8 +105,7 @@ class DevSite:
         try:
             return self._rebuild()
         except Exception as exc:  # a bug of ours must not stop the preview: show it
-            where = SourcePos(self.project.content)
-            return self._failed([Problem(where, f"internal error: {type(exc).__name__}: {exc}")])
+            return self._failed([self._internal_error(exc)])
 
     def _rebuild(self) -> list[str]:
         self.unsettled = False
@@ -167,7 +166,7 @@ class DevSite:
                 kept = PageRecord(spec, page.values, page.facts, last.drawn_facts)
                 if kept.draws_like(last, changed):
                     records[name] = kept
-                    why.kept_same(spec.url, last.context_facts & changed)
+                    why.kept_same(spec.url, last)
                     continue
             fresh[name], drawn_facts = self.renderer.draw(spec, page)
             records[name] = PageRecord(spec, page.values, page.facts, drawn_facts)
@@ -176,6 +175,11 @@ class DevSite:
         if self.explain:
             self.explanation = why.lines()
         return fresh, records
+
+    def _internal_error(self, exc: Exception) -> Problem:
+        """An unexpected exception as the problem the error page shows."""
+        where = SourcePos(self.project.content)
+        return Problem(where, f"internal error: {type(exc).__name__}: {exc}")
 
     def _failed(self, problems: list[Problem]) -> list[str]:
         self.errors = problems
@@ -191,8 +195,7 @@ class DevSite:
         try:
             fresh = export_files(self.graph, self.graph.site.base_url)
         except Exception as exc:  # as in `rebuild`: shown, never raised
-            where = SourcePos(self.project.content)
-            return self._failed([Problem(where, f"internal error: {type(exc).__name__}: {exc}")])
+            return self._failed([self._internal_error(exc)])
         return self._write(fresh, set(self.files) | set(fresh))
 
     def _write(self, fresh: dict[str, bytes], names: set[str]) -> list[str]:
