@@ -38,7 +38,7 @@ def test_every_page_kind_is_drawn_from_its_dataclass() -> None:
     """Each page's context is an instance of a context class; its template draws from
     exactly those fields (StrictUndefined fails on any other); every class is used."""
     graph = check(MINIMAL).graph
-    renderer = Renderer(REPO / "templates", REPO / "static", record=False)
+    renderer = Renderer(REPO / "templates", REPO / "static")
     used = set()
     for spec in plan_pages(graph):
         context = spec.context(Reader(graph))

@@ -94,9 +94,7 @@ def build(
             raise ContentError(result.problems)
         graph = result.graph
         templates, static = project.templates, project.static
-        renderer = Renderer(
-            templates, static, base_url, cache=project.cache, record=False, offline=offline
-        )
+        renderer = Renderer(templates, static, base_url, cache=project.cache, offline=offline)
         specs = plan_pages(graph, base_url)
         with staged(out) as staging:
             root = base_url or graph.site.base_url

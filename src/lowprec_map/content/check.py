@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.load import load_file
 from lowprec_map.content.project import discover
@@ -44,8 +45,6 @@ class Reuse(Protocol):
     """What `check` may reuse from an earlier check of the same folder: serve's cache
     (dev/incremental.py) implements it; a build checks with `Fresh`, which reuses nothing."""
 
-    graph: MapGraph | None  # the last graph: a save that keeps every reference keeps its links
-
     def discover(self, content: Path) -> Listing:
         """The content folder's files, as `discover` finds them."""
 
@@ -55,12 +54,13 @@ class Reuse(Protocol):
     def forget_folder(self) -> None:
         """The content folder is gone: nothing listed can be trusted."""
 
+    def link(self, entries: list[Entry], invalid: set[str]) -> MapGraph:
+        """The graph of `entries` (`invalid`: keys that failed validation)."""
+
 
 @dataclass
 class Fresh:
     """Every file read, parsed and validated once: the build's way (`Reuse`)."""
-
-    graph: MapGraph | None = None
 
     def discover(self, content: Path) -> Listing:
         problems: list[Problem] = []
@@ -71,6 +71,9 @@ class Fresh:
 
     def forget_folder(self) -> None:
         pass
+
+    def link(self, entries: list[Entry], invalid: set[str]) -> MapGraph:
+        return MapGraph(entries, invalid)
 
 
 def validated(path: Path, kind: str, raw: bytes | None) -> ValidateResult:
@@ -108,8 +111,7 @@ def check(content: Path, cache: Reuse | None = None) -> CheckResult:
         invalid |= one.invalid
         kinds.add(kind)
     problems.extend(missing_required(kinds, content))
-    graph = MapGraph.relinked(cache.graph, entries, invalid) or MapGraph(entries, invalid)
-    cache.graph = graph
+    graph = cache.link(entries, invalid)
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))

@@ -166,20 +166,13 @@ def check_evidence(graph: MapGraph) -> Iterator[Problem]:
 
 
 def _claim_evidence(entry: Entry, claim: Claim, dossiers: dict[str, Entry]) -> list[Problem]:
-    """The claim's problems under the evidence rules. They follow from the claim and its
-    dossiers alone, so they are kept with the claim's entry (serve reuses unchanged
-    entries) for as long as its dossiers are the same."""
-    sources = tuple(dossiers.values())
-    kept = entry.derived.get("evidence")
-    if isinstance(kept, tuple) and kept[0] == sources:
-        return list(kept[1])
+    """The claim's problems under the evidence rules."""
     problems: list[Problem] = []
     rule = LABEL_RULES.get(claim.label)
     if rule is not None:
         problems.extend(rule.check(ClaimEvidence(entry, claim, dossiers)))
     problems.extend(_versions_known(entry, claim, dossiers))
     problems.extend(_measurements_sourced(entry, claim))
-    entry.derived["evidence"] = (sources, tuple(problems))
     return problems
 
 

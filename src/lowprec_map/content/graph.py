@@ -2,7 +2,7 @@
 
 The graph is the single source of cross-references: page contexts ask it for
 backlinks, related entries, counts and reading-path order (through the
-recording reader of `site/reads.py`); nothing else re-derives them.
+reader of `site/reads.py`); nothing else re-derives them.
 """
 
 from __future__ import annotations
@@ -38,12 +38,23 @@ class MapGraph:
     linking. It never changes after linking.
     """
 
-    def __init__(self, entries: list[Entry], invalid: set[str] | None = None) -> None:
-        self.graph = nx.MultiDiGraph()
+    def __init__(
+        self,
+        entries: list[Entry],
+        invalid: set[str] | None = None,
+        links: nx.MultiDiGraph | None = None,
+    ) -> None:
+        """Link `entries`; or, given the `links` of a graph whose entries refer to exactly
+        what these do and that had no problems (serve, after a text edit), share them: the
+        networkx graph is never changed after linking."""
         # Entries that exist but failed validation: already reported, not "unknown".
         self.invalid = invalid or set()
         self.problems: list[Problem] = []
         self._index(entries)
+        if links is not None:
+            self.graph = links
+            return
+        self.graph = nx.MultiDiGraph()
         self.graph.add_nodes_from(self._entries)
         for entry in entries:
             self._link(entry)
@@ -55,29 +66,6 @@ class MapGraph:
         for entry in sorted(entries, key=lambda e: (e.type, e.id)):
             self._entries[entry.key] = entry
             self._by_type.setdefault(entry.type, []).append(entry)
-
-    @classmethod
-    def relinked(
-        cls, previous: MapGraph | None, entries: list[Entry], invalid: set[str]
-    ) -> MapGraph | None:
-        """A graph of `entries` that shares `previous`'s links, or None if they differ.
-
-        Valid when the same entries exist and each one that changed refers to exactly
-        what it did before (same targets, relations and places): the usual save, a
-        text edit. The networkx graph is never changed after linking, so both share it.
-        """
-        if previous is None or previous.problems or invalid != previous.invalid:
-            return None
-        if len(entries) != len(previous._entries):
-            return None
-        for entry in entries:
-            before = previous._entries.get(entry.key)
-            if before is None or (before is not entry and refs_of(before) != refs_of(entry)):
-                return None
-        graph = cls.__new__(cls)
-        graph.graph, graph.invalid, graph.problems = previous.graph, invalid, []
-        graph._index(entries)
-        return graph
 
     def _link(self, entry: Entry) -> None:
         for ref in refs_of(entry):

@@ -15,15 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lowprec_map.content.check import Listing, validated
+from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.load import MAX_FILE_BYTES
 from lowprec_map.content.project import discover
+from lowprec_map.content.refs import refs_of
 from lowprec_map.content.validate import ValidateResult
+from lowprec_map.dev.recording import context_shape
 from lowprec_map.errors import Problem
 from lowprec_map.registry import REGISTRY
 from lowprec_map.site.layout import MapLayout, PlacedNode, layout_map
 from lowprec_map.site.pages import Context, PageSpec
-from lowprec_map.site.reads import Fact, context_shape
+from lowprec_map.site.reads import Fact
 
 
 @dataclass
@@ -83,6 +86,13 @@ class ContentCache:
         for stale in set(self.files) - paths:
             del self.files[stale]
 
+    def link(self, entries: list[Entry], invalid: set[str]) -> MapGraph:
+        """The graph of `entries`, sharing the last graph's links when it can (`relinkable`)."""
+        last = self.graph
+        links = last.graph if last is not None and relinkable(last, entries, invalid) else None
+        self.graph = MapGraph(entries, invalid, links)
+        return self.graph
+
     def result(self, path: Path, kind: str) -> ValidateResult:
         """The file's entries and problems, from the cache when the file is unchanged."""
         stat = path.stat()
@@ -106,6 +116,19 @@ class ContentCache:
         result = validated(path, kind, raw)
         self.files[path] = FileResult(trusted, digest, kind, result)
         return result
+
+
+def relinkable(previous: MapGraph, entries: list[Entry], invalid: set[str]) -> bool:
+    """Whether a graph of `entries` may share `previous`'s links: the same entries exist,
+    and each one that changed refers to exactly what it did before (same targets,
+    relations and places), as after the usual save, a text edit."""
+    if previous.problems or invalid != previous.invalid or len(entries) != len(previous.keys()):
+        return False
+    for entry in entries:
+        before = previous.entry(entry.key)
+        if before is None or (before is not entry and refs_of(before) != refs_of(entry)):
+            return False
+    return True
 
 
 def _settled_stamp(folder: Path) -> int | None:
@@ -221,7 +244,7 @@ def _facts(facts: set[Fact] | frozenset[Fact], shown: int = 4) -> str:
 class LayoutMemo:
     """The map's last layout, kept by `serve` across saves. Positions depend on the links
     alone, and a save that keeps every reference keeps the very networkx graph
-    (`MapGraph.relinked`), so then only the entries are bound anew."""
+    (`ContentCache.link`), so then only the entries are bound anew."""
 
     def __init__(self) -> None:
         self._last: tuple[object, MapLayout] | None = None

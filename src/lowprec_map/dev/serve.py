@@ -1,7 +1,7 @@
 """Serve: build, serve with live reload, re-render what a save changed, show errors in place.
 
 `DevSite` keeps the last good site on disk and in memory. On each save it
-re-checks the content, finds which facts changed (`site.reads.changed_facts`),
+re-checks the content, finds which facts changed (`dev.recording.changed_facts`),
 and redraws a page when its templates read one of them, or when its context
 read one and came out different (`PageRecord`); it writes only files whose
 bytes differ. While the content has errors, every page request is answered with a
@@ -43,6 +43,7 @@ from lowprec_map.dev.incremental import (
     PageRecord,
     just_saved,
 )
+from lowprec_map.dev.recording import RecordingReader, changed_facts
 from lowprec_map.errors import Problem, SourcePos
 from lowprec_map.output.write import MARKER, check_output_dir, mark_as_build, taking_turns
 from lowprec_map.pipeline import (
@@ -53,7 +54,7 @@ from lowprec_map.pipeline import (
     static_names,
 )
 from lowprec_map.site.pages import plan_pages
-from lowprec_map.site.reads import Fact, changed_facts
+from lowprec_map.site.reads import Fact
 from lowprec_map.site.render import Renderer
 from lowprec_map.site.template_errors import TemplateFailure
 from lowprec_map.site.urls import output_file
@@ -123,7 +124,9 @@ class DevSite:
             stamp, project = _theme_stamp(self.project), self.project
             new_theme = stamp != self.theme_stamp or self.renderer is None
             if new_theme:  # the first build, or templates or assets changed: every page
-                self.renderer = Renderer(project.templates, project.static, cache=project.cache)
+                self.renderer = Renderer(
+                    project.templates, project.static, cache=project.cache, reader=RecordingReader
+                )
                 self.pages = {}
             changed = set() if self.graph is None else changed_facts(self.graph, result.graph)
             try:

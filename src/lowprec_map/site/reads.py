@@ -1,13 +1,11 @@
-"""What a page reads, recorded while its context is computed and it renders.
+"""What a page reads: the graph as one page sees it, and entries as templates see them.
 
-A page's context is computed through a `Reader`, which answers from the graph
-and notes each answer's *fact*: an entry's content, who refers to an entry,
-which entries of a type exist. Templates receive entries as `LinkedEntry`
-values whose reference fields hold the entries they name, and each field a
-template reads is noted as a fact of its own, so what a template shows is
-recorded too, field by field. `serve` redraws a page when a fact its template
-read changed, or when one its context read changed and the context came out
-different (see `changed_facts` and `context_shape`); nothing is declared by hand.
+A page's context is computed through a `Reader`, which answers from the graph.
+Templates receive entries as `LinkedEntry` values whose reference fields hold the
+entries they name. Each answer and each field read names its *fact* (an entry's
+content, who refers to an entry, which entries of a type exist) and tells the
+reader (`Reader.note`). A build's reader ignores them; serve's
+(`dev/recording.py`) records them, to redraw only the pages a save changed.
 """
 
 from __future__ import annotations
@@ -49,20 +47,45 @@ def members_fact(entry_type: str) -> Fact:
 
 
 class Reader:
-    """The graph as one page sees it: every answer is recorded in `facts`."""
+    """The graph as one page of a build sees it. It records nothing, so every page of
+    one graph shares the same linked entries (`linked_entries`, each entry linked and
+    its references resolved once per build) and views (`views`)."""
 
-    records = True  # False: nothing is recorded, so values may be kept as first read
+    records = False  # nothing is recorded, so linked values may be kept as first read
 
-    def __init__(self, graph: MapGraph, views: SharedViews | None = None) -> None:
+    def __init__(
+        self,
+        graph: MapGraph,
+        linked_entries: dict[str, LinkedEntry] | None = None,
+        views: SharedViews | None = None,
+    ) -> None:
         self.graph = graph
-        self.facts: set[Fact] = set()
-        self._nested: list[set[Fact]] = []  # open `recording` blocks, innermost last
-        self._linked: dict[str, LinkedEntry] = {}
+        self._linked: dict[str, LinkedEntry] = {} if linked_entries is None else linked_entries
         self._views: SharedViews = {} if views is None else views
+
+    # -------------------------------------------- what is read (serve records it)
+
+    def note(self, *facts: Fact) -> None:
+        """Facts read: a build has no use for them."""
+
+    def note_again(self, fact: Fact) -> None:
+        """A fact this page read before, read again (by a card drawn now)."""
+
+    def start_recording(self) -> set[Fact]:
+        """A set that collects the facts read until `stop_recording`: what a card read
+        while it was drawn (a build's stays empty)."""
+        return set()
+
+    def stop_recording(self, found: set[Fact]) -> None:
+        """End the recording `start_recording` began."""
+
+    def take_facts(self) -> frozenset[Fact]:
+        """The facts read since the last call (a build's: none)."""
+        return frozenset()
 
     def shared(self, view: Callable[[Reader], T]) -> T:
         """`view(self)`, computed once for every page of this graph that shows it (given
-        the same `views`), the facts it read recorded for each. Its value is shared:
+        the same `views`), the facts it read noted for each. Its value is shared:
         take from it, never change it."""
         found = self._views.get(view) if speed.on("shared-views") else None
         if found is None:
@@ -76,33 +99,7 @@ class Reader:
             self.note(*found[1])
         return found[0]
 
-    def note(self, *facts: Fact) -> None:
-        """Record facts read (also in every open `recording` block)."""
-        self.facts.update(facts)
-        for nested in self._nested:
-            nested.update(facts)
-
-    def note_again(self, fact: Fact) -> None:
-        """Record a fact this page read before: only the open `recording` blocks lack it."""
-        for nested in self._nested:
-            nested.add(fact)
-
-    def take_facts(self) -> frozenset[Fact]:
-        """The facts recorded so far; recording goes on afresh (what a page's context read,
-        then what its templates read)."""
-        taken, self.facts = frozenset(self.facts), set()
-        return taken
-
-    def start_recording(self) -> set[Fact]:
-        """A set that collects the facts read until `stop_recording` (they are recorded
-        for the page as well): what a card read while it was drawn."""
-        found: set[Fact] = set()
-        self._nested.append(found)
-        return found
-
-    def stop_recording(self, found: set[Fact]) -> None:
-        """End the recording `start_recording` began."""
-        self._nested.remove(found)
+    # ------------------------------------------------------------ the answers
 
     def linked(self, entry: Entry) -> LinkedEntry:
         """`entry` as this page's templates see it (one LinkedEntry per entry and page)."""
@@ -182,76 +179,6 @@ class Reader:
         """The whole graph, for a page that draws every link (the map): reads everything."""
         self.note("*")
         return self.graph
-
-
-class UnrecordedReader(Reader):
-    """A reader that records nothing: for a build, which renders every page once and
-    never asks what a page read. With nothing to record, every page of one graph can
-    share the same linked entries (`linked_entries`), each linked and resolved once per
-    build."""
-
-    records = False
-
-    def __init__(
-        self, graph: MapGraph, linked_entries: dict[str, LinkedEntry], views: SharedViews
-    ) -> None:
-        super().__init__(graph, views)
-        self._linked = linked_entries
-
-    def note(self, *facts: Fact) -> None:
-        """Record nothing."""
-
-
-def changed_facts(before: MapGraph, after: MapGraph) -> set[Fact]:
-    """The facts whose answer differs between two graphs of the same content folder."""
-    changed: set[Fact] = set()
-    for key in before.keys() | after.keys():
-        old, new = before.entry(key), after.entry(key)
-        if old is new or (
-            old is not None and new is not None and (old.model, old.body) == (new.model, new.body)
-        ):
-            continue
-        changed.add(key)
-        changed.update(field_fact(key, name) for name in _changed_fields(old, new))
-        if old is None or new is None:
-            changed.add(members_fact(key.split(":", 1)[0]))
-        # What it refers to now and did not then, or the reverse, gains or loses a backlink.
-        then = set(before.edges_from(old)) if old is not None else set()
-        now = set(after.edges_from(new)) if new is not None else set()
-        changed.update(backlinks_fact(target) for _, target, _ in then ^ now)
-    if changed:
-        changed.add("*")
-    return changed
-
-
-def _changed_fields(old: Entry | None, new: Entry | None) -> set[str]:
-    """The fields (and 'body') that differ; all of them when the entry came or went."""
-    if old is None or new is None or type(old.model) is not type(new.model):
-        present = [e for e in (old, new) if e is not None]
-        return {"body", *(name for e in present for name in type(e.model).model_fields)}
-    fields = {
-        name
-        for name in type(new.model).model_fields
-        if getattr(old.model, name) != getattr(new.model, name)
-    }
-    return fields | {"body"} if old.body != new.body else fields
-
-
-def context_shape(value: Any) -> Any:
-    """A page context as it decides what the page shows, for comparing two contexts: each
-    entry stands as its key, as templates read its fields through `LinkedEntry`, each one
-    recorded; everything else is compared as it is.
-
-    It walks the containers `linked` walks, and only those: an entry kept in any other
-    value reaches templates unlinked, so that value is compared whole, entries included.
-    """
-    if isinstance(value, Entry):
-        return ("entry", value.key)
-    if isinstance(value, list | tuple):
-        return (type(value), [context_shape(item) for item in value])
-    if isinstance(value, dict):
-        return (dict, [(key, context_shape(item)) for key, item in value.items()])
-    return value
 
 
 # ---------------------------------------------------------------- linked values

@@ -1,8 +1,8 @@
 """Render: planned pages -> bytes in memory, with Jinja (prose through `markdown.py`).
 
-A page is its context, computed through a reader that records what it read,
-then its drawing, whose reads are recorded apart (`serve` compares the two
-kinds differently, see `dev/serve.py`). Content is data, never code: Jinja
+A page is its context, computed through a reader of the graph, then its
+drawing. serve's reader records what each of the two read, apart (it compares
+the two kinds differently, see `dev/recording.py`). Content is data, never code: Jinja
 autoescapes with StrictUndefined so a template typo fails the build, as a
 problem at the template's file and line (`TemplateFailure`).
 """
@@ -30,7 +30,6 @@ from lowprec_map.site.reads import (
     LinkedEntry,
     Reader,
     SharedViews,
-    UnrecordedReader,
     field_fact,
     linked,
     members_fact,
@@ -69,8 +68,8 @@ class Renderer:
     Compiling templates is most of a small rebuild's cost, so `serve` keeps one
     Renderer while the templates and static files are unchanged. `base_url`
     overrides site.yaml's published root (a rendering input, e.g. a sub-path);
-    `cache` is where compiled templates are kept; `record` says whether `render`
-    reports what each page read (`serve` needs it, a build does not).
+    `cache` is where compiled templates are kept; `reader` is the kind of reader pages
+    are computed through (serve's records what each page read, a build's does not).
     """
 
     def __init__(
@@ -80,12 +79,12 @@ class Renderer:
         base_url: str | None = None,
         *,
         cache: Path | None = None,
-        record: bool = True,
+        reader: type[Reader] = Reader,
         offline: bool = False,
     ) -> None:
         self.templates = templates
         self.base_url = base_url
-        self.record = record  # whether `render` reports what each page read (serve's need)
+        self.reader = reader
         self.offline = offline  # links name files, for a site opened from a folder
         # Per graph: the linked entries a build shares, the views every page shares.
         self._shared: tuple[MapGraph | None, dict[str, LinkedEntry], SharedViews] = (None, {}, {})
@@ -133,7 +132,7 @@ class Renderer:
         return self.draw(spec, self.context(spec, graph))[0]
 
     def context(self, spec: PageSpec, graph: MapGraph) -> PageContext:
-        """The page's context, computed through a reader of `graph` that records its reads."""
+        """The page's context, computed through a reader of `graph`, and what it read."""
         reader = self._reader(graph)
         values = variables(spec.context(reader))
         return PageContext(values, reader, reader.take_facts())
@@ -263,13 +262,12 @@ class Renderer:
         return pages
 
     def _reader(self, graph: MapGraph) -> Reader:
-        """A page's reader: recording for serve; for a build, one that shares the linked
-        entries of every page drawn from `graph`. Both share the views of `graph` that
-        several pages show (`Reader.shared`)."""
+        """A page's reader, sharing with every page drawn from `graph` the views several
+        pages show (`Reader.shared`) and, if it records nothing, the linked entries."""
         if self._shared[0] is not graph:
             self._shared = (graph, {}, {})
         _, entries, views = self._shared
-        return Reader(graph, views) if self.record else UnrecordedReader(graph, entries, views)
+        return self.reader(graph, entries, views)
 
     def _site(self, site: Site) -> Site:
         """The site as pages show it: published at `base_url` when one is given."""
