@@ -29,14 +29,15 @@ from lowprec_map.output.write import (
     write_files,
 )
 from lowprec_map.schema.fields import folder_url
+from lowprec_map.site.bibtex import claims_bib, references_bib
 from lowprec_map.site.exports import (
-    bibtex,
     claims_csv,
     graphml,
     map_json,
     map_schema,
     measurements_csv,
     robots_txt,
+    sources_csv,
 )
 from lowprec_map.site.pages import PageSpec, plan_pages
 from lowprec_map.site.render import Renderer
@@ -164,8 +165,10 @@ def export_files(graph: MapGraph, base_url: str) -> dict[str, bytes]:
         "data/map.json": map_json(graph, base_url),
         "data/map.schema.json": map_schema().encode(),
         "data/claims.csv": claims_csv(graph, base_url),
+        "data/sources.csv": sources_csv(graph, base_url),
         "data/measurements.csv": measurements_csv(graph, base_url),
         "data/graph.graphml": graphml(graph),
-        "references.bib": bibtex(graph, base_url),
+        "references.bib": references_bib(graph),
+        "claims.bib": claims_bib(graph, base_url),
         "robots.txt": robots_txt(base_url),
     }

@@ -32,11 +32,15 @@ from lowprec_map.schema.entries import (
 )
 from lowprec_map.schema.fields import Model, RefTo
 from lowprec_map.schema.frame import (
+    Domain,
     EvidenceFile,
     EvidenceLabel,
     Metric,
+    PeopleFile,
+    Person,
     Perturbation,
     PerturbationGroup,
+    ResearchGroup,
     Site,
     TaxonomyFile,
 )
@@ -89,6 +93,7 @@ class EntryType:
     folder: str | None = None  # content/<folder>/<id><suffix>: one entry per file
     suffix: str = ".yaml"
     file: str | None = None  # or content/<file>, one file for the site or a list of entries
+    optional: bool = False  # whether `file` may be absent (then the type has no entries)
     list_field: str | None = None  # the list in `file` whose items are entries of this type
     url_folder: str | None = None  # entry pages at <url_folder>/<id>/; None: no folder
     anchor: str | None = None  # or an anchor on another page: '<url>#<prefix>-<id>'
@@ -151,6 +156,33 @@ TYPES: tuple[EntryType, ...] = (
         list_field="metrics",
         anchor="compare/#metric",
         naming=Naming("name", "description"),
+    ),
+    EntryType(
+        "domain",
+        Domain,
+        "domain",
+        file="taxonomy.yaml",
+        list_field="domains",
+        anchor="compare/#domain",
+        naming=Naming("name", "description"),
+    ),
+    EntryType(
+        "person",
+        Person,
+        "person",
+        file="people.yaml",
+        list_field="people",
+        optional=True,
+        naming=Naming("name"),
+    ),
+    EntryType(
+        "research_group",
+        ResearchGroup,
+        "group",
+        file="people.yaml",
+        list_field="groups",
+        optional=True,
+        naming=Naming("name"),
     ),
     EntryType(
         "dossier",
@@ -262,6 +294,7 @@ TYPES: tuple[EntryType, ...] = (
 LIST_FILE_MODELS: dict[str, type[Model]] = {
     "evidence.yaml": EvidenceFile,
     "taxonomy.yaml": TaxonomyFile,
+    "people.yaml": PeopleFile,
 }
 
 
@@ -291,8 +324,10 @@ class Registry:
             if t.map_column is not None
         )
         self.folders = {t.folder: t for t in types if t.folder is not None}
-        # file name -> its kind ('site', 'evidence', 'taxonomy').
+        # file name -> its kind ('site', 'evidence', 'taxonomy', 'people').
         self.single_files = {t.file: t.file.removesuffix(".yaml") for t in types if t.file}
+        # The files a content folder must have.
+        self.required_files = {t.file for t in types if t.file and not t.optional}
         # file kind -> (model of the file, list field -> entry type), for the list files.
         self.list_files = {
             name.removesuffix(".yaml"): (

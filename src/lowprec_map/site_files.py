@@ -39,17 +39,27 @@ SITE_FILES: tuple[SiteFile, ...] = (
     SiteFile("data/map.schema.json", "map.schema.json", "The JSON Schema of map.json.",
              "data", footer=True, export=True),
     SiteFile("data/claims.csv", "claims.csv",
-             "One row per claim: statement, label, sources with locators, conflicts, programs.",
+             "One row per claim: statement, label and kind of support, sources with locators, "
+             "stance and basis, conflicts, programs.",
              "data", footer=True, linked_from=("claims/",), export=True),
+    SiteFile("data/sources.csv", "sources.csv",
+             "One row per claim source: the claim, the work, the locator and its kind, the "
+             "stance and the basis.", "data", footer=True, linked_from=("claims/",),
+             export=True),
     SiteFile("data/measurements.csv", "measurements.csv",
-             "One row per measurement: metric, value or range, baseline, model, format, "
-             "setting, source and locator.", "data", footer=True, linked_from=("compare/",),
+             "One row per measurement: metric, value or range (≈ when read off a plot), "
+             "baseline and its value, model, format, domain, setting, source, locator and "
+             "how the number was read.", "data", footer=True, linked_from=("compare/",),
              export=True),
     SiteFile("data/graph.graphml", "graph.graphml",
              "The graph of entries and references, for network tools.", "data", footer=True,
              export=True),
     SiteFile("references.bib", "references.bib",
-             "A BibTeX entry per work and per claim.", "data", footer=True, export=True),
+             "A BibTeX entry per work, of the type it is (article, inproceedings, misc).",
+             "data", footer=True, export=True),
+    SiteFile("claims.bib", "claims.bib",
+             "A BibTeX entry per claim of the map, to cite the map's own statements.",
+             "data", footer=True, linked_from=("claims/",), export=True),
     SiteFile("feed.xml", "Atom feed", "The newest entries and changes.", "discovery",
              footer=True),
     SiteFile("sitemap.xml", "Sitemap", "Every page, for search engines.", "discovery"),

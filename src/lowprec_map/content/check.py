@@ -13,6 +13,7 @@ from lowprec_map.content.project import discover
 from lowprec_map.content.rules import check_rules
 from lowprec_map.content.validate import ValidateResult, missing_required, validate_doc
 from lowprec_map.errors import Problem, Severity, SourcePos
+from lowprec_map.registry import type_name
 
 
 @dataclass
@@ -54,8 +55,9 @@ class Reuse(Protocol):
     def forget_folder(self) -> None:
         """The content folder is gone: nothing listed can be trusted."""
 
-    def link(self, entries: list[Entry], invalid: set[str]) -> MapGraph:
-        """The graph of `entries` (`invalid`: keys that failed validation)."""
+    def link(self, entries: list[Entry], invalid: set[str], left_out: set[str]) -> MapGraph:
+        """The graph of `entries` (`invalid`: keys that failed validation; `left_out`:
+        drafts not among `entries`)."""
 
 
 @dataclass
@@ -72,8 +74,8 @@ class Fresh:
     def forget_folder(self) -> None:
         pass
 
-    def link(self, entries: list[Entry], invalid: set[str]) -> MapGraph:
-        return MapGraph(entries, invalid)
+    def link(self, entries: list[Entry], invalid: set[str], left_out: set[str]) -> MapGraph:
+        return MapGraph(entries, invalid, left_out=left_out)
 
 
 def validated(path: Path, kind: str, raw: bytes | None) -> ValidateResult:
@@ -87,11 +89,12 @@ def validated(path: Path, kind: str, raw: bytes | None) -> ValidateResult:
     return result
 
 
-def check(content: Path, cache: Reuse | None = None) -> CheckResult:
+def check(content: Path, cache: Reuse | None = None, *, drafts: bool = False) -> CheckResult:
     """Load, validate, link and check rules; every problem from every stage.
 
     With a `cache` (kept by `serve` across rebuilds), unchanged files are not
-    parsed or validated again.
+    parsed or validated again. Drafts are left out of the graph (as a build
+    publishes it) unless `drafts` (serve shows them); each is a warning.
     """
     problems: list[Problem] = []
     files: list[tuple[Path, str]] = []
@@ -111,7 +114,25 @@ def check(content: Path, cache: Reuse | None = None) -> CheckResult:
         invalid |= one.invalid
         kinds.add(kind)
     problems.extend(missing_required(kinds, content))
-    graph = cache.link(entries, invalid)
+    problems.extend(_drafts(entries))
+    left_out = set() if drafts else {e.key for e in entries if e.draft}
+    if left_out:
+        entries = [e for e in entries if e.key not in left_out]
+    graph = cache.link(entries, invalid, left_out)
     problems.extend(graph.problems)
     problems.extend(check_rules(graph))
     return CheckResult(graph, sorted(problems))
+
+
+def _drafts(entries: list[Entry]) -> list[Problem]:
+    """A warning per draft, so `check --strict` fails while one remains."""
+    return [
+        Problem(
+            e.pos(("draft",)),
+            f"{type_name(e.type)} '{e.id}' is a draft: a build leaves it out; delete its "
+            "`draft: true` to publish it",
+            Severity.WARNING,
+        )
+        for e in entries
+        if e.draft
+    ]

@@ -32,6 +32,11 @@ class Entry:
         return f"{self.type}:{self.id}"
 
     @property
+    def draft(self) -> bool:
+        """Whether the entry is a draft: shown by `serve`, never published or exported."""
+        return bool(getattr(self.model, "draft", False))
+
+    @property
     def path(self) -> Path:
         return self.positions.path
 

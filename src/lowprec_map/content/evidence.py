@@ -1,21 +1,20 @@
-"""The evidence model: the rules that earn a label, prediction status, locator kinds.
+"""The evidence model: the rules that earn a label, and prediction status.
 
 A claim's label is a statement about its sources, so `check` tests it against
 what each source does for the claim (`stance`) and what that rests on
 (`basis`). The rules' words live here beside the code that enforces them;
 evidence.yaml must state them word for word, so the label pages say exactly
-what `check` does. A program's status and a source's locator kind are
-computed here too, never typed.
+what `check` does. A program's status is computed here too, never typed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.people import People, independent_works
 from lowprec_map.errors import Problem, SourcePos, suggest
 from lowprec_map.schema.entries import Claim, Dossier, Source
 
@@ -27,6 +26,7 @@ class ClaimEvidence:
     entry: Entry
     claim: Claim
     dossiers: dict[str, Entry]
+    people: People
 
     def supporting(self, *bases: str) -> list[Source]:
         """The sources that support the claim with one of `bases` (`mentions` never counts)."""
@@ -38,6 +38,25 @@ class ClaimEvidence:
 
 LabelCheck = Callable[[ClaimEvidence], Iterator[Problem]]
 
+# What a claim's support rests on, strongest first, as the site names it beside a label.
+SUPPORT_KINDS = {
+    "measured": "figure read",
+    "stated": "stated only",
+    "reported": "reported only",
+    "argued": "argued only",
+}
+
+
+def support_kind(claim: Claim) -> str:
+    """What the claim's strongest support is: 'figure read' (a supporting source's figure
+    was read at its locator), 'stated only', 'reported only', 'argued only', or 'no
+    support'."""
+    bases = {s.basis for s in claim.sources if s.stance == "supports"}
+    for basis, kind in SUPPORT_KINDS.items():
+        if basis in bases:
+            return kind
+    return "no support"
+
 
 @dataclass(frozen=True)
 class LabelRule:
@@ -48,22 +67,22 @@ class LabelRule:
 
 
 def _measured(ev: ClaimEvidence) -> Iterator[Problem]:
-    if not ev.supporting("measured"):
+    if not ev.supporting("measured", "stated"):
         yield Problem(
             ev.at_label(),
-            "a 'measured' claim needs a source that supports it with basis 'measured'; "
-            f"it has {_stances(ev.claim)}",
+            "a 'measured' claim needs a source that supports it with basis 'measured' or "
+            f"'stated'; it has {_stances(ev.claim)}",
         )
 
 
 def _replicated(ev: ClaimEvidence) -> Iterator[Problem]:
     works = {s.dossier: ev.dossiers[s.dossier] for s in ev.supporting("measured")}
-    disjoint = author_disjoint(list(works.values()))
-    if len(disjoint) < 2:
+    independent = independent_works(list(works.values()), ev.people)
+    if len(independent) < 2:
         yield Problem(
             ev.at_label(),
             "a 'replicated' claim needs two sources that support it with basis 'measured' "
-            f"from works sharing no author; it has {len(disjoint)} "
+            f"from works sharing no person and no group; it has {len(independent)} "
             f"({_stances(ev.claim)})",
         )
 
@@ -79,11 +98,11 @@ def _contested(ev: ClaimEvidence) -> Iterator[Problem]:
 
 
 def _mechanistic(ev: ClaimEvidence) -> Iterator[Problem]:
-    if not ev.supporting("measured", "argued"):
+    if not ev.supporting("measured", "stated", "argued"):
         yield Problem(
             ev.at_label(),
-            "a 'mechanistic' claim needs a source that supports it with basis 'measured' or "
-            f"'argued'; it has {_stances(ev.claim)}",
+            "a 'mechanistic' claim needs a source that supports it with basis 'measured', "
+            f"'stated' or 'argued'; it has {_stances(ev.claim)}",
         )
     if ev.claim.mechanism is None:
         yield Problem(ev.at_label(), "a 'mechanistic' claim names its mechanism in `mechanism`")
@@ -91,11 +110,11 @@ def _mechanistic(ev: ClaimEvidence) -> Iterator[Problem]:
 
 def _hypothesis(ev: ClaimEvidence) -> Iterator[Problem]:
     for index, source in enumerate(ev.claim.sources):
-        if source.stance == "supports" and source.basis == "measured":
+        if source.stance == "supports" and source.basis in ("measured", "stated"):
             yield Problem(
                 ev.entry.pos(("sources", index, "basis")),
-                f"a 'hypothesis' has no measured support, but '{source.dossier}' supports it "
-                "with basis 'measured': the claim is no longer a hypothesis",
+                f"a 'hypothesis' has no measured or stated support, but '{source.dossier}' "
+                f"supports it with basis '{source.basis}': the claim is no longer a hypothesis",
             )
     if not ev.claim.programs:
         yield Problem(ev.at_label(), "a 'hypothesis' names the program that would test it")
@@ -104,10 +123,12 @@ def _hypothesis(ev: ClaimEvidence) -> Iterator[Problem]:
 
 
 LABEL_RULES: dict[str, LabelRule] = {
-    "measured": LabelRule("At least one source supports the claim with basis measured.", _measured),
+    "measured": LabelRule(
+        "At least one source supports the claim with basis measured or stated.", _measured
+    ),
     "replicated": LabelRule(
-        "At least two sources support the claim with basis measured, from works that share "
-        "no author.",
+        "At least two sources support the claim with basis measured, from independent "
+        "works: no shared person and no shared group.",
         _replicated,
     ),
     "contested": LabelRule(
@@ -116,13 +137,13 @@ LABEL_RULES: dict[str, LabelRule] = {
         _contested,
     ),
     "mechanistic": LabelRule(
-        "A source supports the claim with basis measured or argued, and the claim names "
-        "its mechanism.",
+        "A source supports the claim with basis measured, stated or argued, and the claim "
+        "names its mechanism.",
         _mechanistic,
     ),
     "hypothesis": LabelRule(
-        "No source supports the claim with basis measured; the claim names the program "
-        "that would test it and what would refute it.",
+        "No source supports the claim with basis measured or stated; the claim names the "
+        "program that would test it and what would refute it.",
         _hypothesis,
     ),
 }
@@ -134,45 +155,27 @@ def _stances(claim: Claim) -> str:
     return "; ".join(f"{s.dossier}: {s.stance}, {s.basis}" for s in claim.sources)
 
 
-def author_disjoint(dossiers: list[Entry]) -> list[Entry]:
-    """A greedy set of the dossiers, by id, that pairwise share no author."""
-    chosen: list[tuple[Entry, frozenset[str]]] = []
-    for entry in sorted({d.id: d for d in dossiers}.values(), key=lambda d: d.id):
-        authors = _authors(entry)
-        if all(not (authors & other) for _, other in chosen):
-            chosen.append((entry, authors))
-    return [entry for entry, _ in chosen]
-
-
-def _authors(entry: Entry) -> frozenset[str]:
-    """A dossier's authors, case-folded once per entry object (serve reuses unchanged ones)."""
-    authors = entry.derived.get("authors")
-    if not isinstance(authors, frozenset):
-        assert isinstance(entry.model, Dossier)
-        authors = entry.derived["authors"] = frozenset(a.casefold() for a in entry.model.authors)
-    return authors
-
-
 def check_evidence(graph: MapGraph) -> Iterator[Problem]:
     """Every label rule, every measurement's source and every source's version."""
     yield from _rules_stated(graph)
+    people = People(graph)
     for entry in graph.entries("claim"):
         assert isinstance(entry.model, Claim)
         claim = entry.model
         if not all(graph.has("dossier", s.dossier) for s in claim.sources):
             continue  # unknown dossier: reported by the linker
         dossiers = {s.dossier: graph.get("dossier", s.dossier) for s in claim.sources}
-        yield from _claim_evidence(entry, claim, dossiers)
+        yield from _claim_evidence(ClaimEvidence(entry, claim, dossiers, people))
 
 
-def _claim_evidence(entry: Entry, claim: Claim, dossiers: dict[str, Entry]) -> list[Problem]:
+def _claim_evidence(ev: ClaimEvidence) -> list[Problem]:
     """The claim's problems under the evidence rules."""
     problems: list[Problem] = []
-    rule = LABEL_RULES.get(claim.label)
+    rule = LABEL_RULES.get(ev.claim.label)
     if rule is not None:
-        problems.extend(rule.check(ClaimEvidence(entry, claim, dossiers)))
-    problems.extend(_versions_known(entry, claim, dossiers))
-    problems.extend(_measurements_sourced(entry, claim))
+        problems.extend(rule.check(ev))
+    problems.extend(_versions_known(ev.entry, ev.claim, ev.dossiers))
+    problems.extend(_measurements_sourced(ev.entry, ev.claim))
     return problems
 
 
@@ -235,7 +238,7 @@ class Prediction:
 
 
 PREDICTION_RULE = (
-    "A claim counts when a source supports it with basis measured. No counting claim: "
+    "A claim counts when a source supports it with basis measured or stated. No counting claim: "
     "open. All counting claims support the prediction: supported; all contradict it: "
     "contradicted. Both, or a counting claim that is contested: mixed."
 )
@@ -248,7 +251,9 @@ def prediction(program: Entry, testing: list[Entry]) -> Prediction:
     for entry in testing:
         assert isinstance(entry.model, Claim)
         claim = entry.model
-        counts = any(s.stance == "supports" and s.basis == "measured" for s in claim.sources)
+        counts = any(
+            s.stance == "supports" and s.basis in ("measured", "stated") for s in claim.sources
+        )
         for test in claim.tests:
             if test.program == program.id:
                 outcomes[test.outcome if counts else "pending"].append(entry)
@@ -263,26 +268,3 @@ def prediction(program: Entry, testing: list[Entry]) -> Prediction:
     else:
         status = "open"
     return Prediction(status, support, contra, outcomes["pending"])
-
-
-# ---------------------------------------------------------------- locators
-
-LOCATOR_KINDS: tuple[tuple[str, str], ...] = (
-    ("table", r"Table|Tab\."),
-    ("figure", r"Figure|Fig\."),
-    ("section", r"§|Section"),
-    ("equation", r"Eq\."),
-    ("appendix", r"Appendix|App\."),
-    ("algorithm", r"Algorithm"),
-    ("abstract", r"Abstract|Title page"),
-    ("blog or docs section", r"Blog|Docs|README|TL;DR"),
-)
-_KIND_PATTERN = re.compile("|".join(f"(?P<k{i}>{p})" for i, (_, p) in enumerate(LOCATOR_KINDS)))
-
-
-def locator_kind(locator: str) -> str:
-    """What a locator points at, from how it begins: 'table', 'figure', 'abstract', ..."""
-    match = _KIND_PATTERN.match(locator)
-    if match is None or match.lastgroup is None:
-        return "other"
-    return LOCATOR_KINDS[int(match.lastgroup[1:])][0]

@@ -43,12 +43,15 @@ class MapGraph:
         entries: list[Entry],
         invalid: set[str] | None = None,
         links: nx.MultiDiGraph | None = None,
+        left_out: set[str] | None = None,
     ) -> None:
         """Link `entries`; or, given the `links` of a graph whose entries refer to exactly
         what these do and that had no problems (serve, after a text edit), share them: the
-        networkx graph is never changed after linking."""
+        networkx graph is never changed after linking. `left_out`: drafts a build leaves
+        out, which published entries must not refer to."""
         # Entries that exist but failed validation: already reported, not "unknown".
         self.invalid = invalid or set()
+        self.left_out = left_out or set()
         self.problems: list[Problem] = []
         self._index(entries)
         if links is not None:
@@ -75,6 +78,14 @@ class MapGraph:
                 self.graph.add_edge(entry.key, target, key=key, relation=ref.relation)
                 continue
             if target in self.invalid:
+                continue
+            if target in self.left_out:
+                kind = type_name(ref.target_type)
+                message = (
+                    f"{kind} '{ref.target_id}' is a draft, which a build leaves out: publish it "
+                    "(delete its `draft: true`) or refer to it later"
+                )
+                self.problems.append(Problem(_ref_pos(entry, ref), message))
                 continue
             known = [e.id for e in self._by_type.get(ref.target_type, [])]
             kind = type_name(ref.target_type)

@@ -29,6 +29,8 @@ _MERGE = object()  # stands for a '<<' key
 MAX_DEPTH = 64  # content is shallow; deeper input is hostile and would exhaust the stack
 # Characters no output can carry: XML 1.0 forbids them (and HTML, JSON and CSV readers
 # choke on them), so a value holding one is an error at its line, not a broken feed.
+# After a plain value, ' #' and a digit or a letter is where a value like 'PR #657' was cut.
+_CUT_BY_COMMENT = re.compile(r"^[ \t]+#[0-9A-Za-z]")
 UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 Loc = tuple[str | int, ...]
@@ -156,7 +158,7 @@ def parse_yaml(
     node = _compose(path, text, problems, line_offset)
     if node is None:
         return None
-    builder = _Builder(path, line_offset)
+    builder = _Builder(path, line_offset, text)
     data = builder.build(node, ())
     problems.extend(builder.problems)
     if builder.problems:
@@ -243,7 +245,8 @@ def _kind(value: object) -> str:
 class _Builder:
     """Turns a composed YAML node tree into Python data, recording positions."""
 
-    def __init__(self, path: Path, line_offset: int) -> None:
+    def __init__(self, path: Path, line_offset: int, text: str = "") -> None:
+        self.text = text  # the document, to see what follows a plain value on its line
         self.positions = Positions(path)
         self.problems: list[Problem] = []
         self.line_offset = line_offset
@@ -276,13 +279,12 @@ class _Builder:
 
     def _scalar(self, node: yaml.Node) -> Any:
         if node.tag == STR_TAG:  # most values: no constructor needed
+            style = getattr(node, "style", None)
+            if not style:  # plain: PyYAML says None, libyaml ''
+                self._check_cut(node)
             # Only a double-quoted escape ("\x01") can make a character the file itself
             # could not hold (_read_text refuses those in the raw text).
-            return (
-                self._checked_text(node, node.value)
-                if getattr(node, "style", None) == '"'
-                else node.value
-            )
+            return self._checked_text(node, node.value) if style == '"' else node.value
         try:
             value = self.scalars.construct_object(node)
         # PyYAML's constructors raise ValueError and others of their own on values such as
@@ -296,6 +298,22 @@ class _Builder:
         if isinstance(value, str) and getattr(node, "style", None) == '"':
             return self._checked_text(node, value)
         return value
+
+    def _check_cut(self, node: yaml.Node) -> None:
+        """A plain value followed on its line by ' #657' lost it: YAML reads a comment there,
+        so 'PR #657 diff' silently became 'PR'. An error, so nothing is dropped unseen."""
+        end = node.end_mark.index
+        line_end = self.text.find("\n", end)
+        after = self.text[end : line_end if line_end >= 0 else len(self.text)]
+        if _CUT_BY_COMMENT.match(after):
+            line, col = node.end_mark.line + 1 + self.line_offset, node.end_mark.column + 1
+            self.problems.append(
+                Problem(
+                    SourcePos(self.positions.path, line, col),
+                    f"the value '{node.value}' ends here: '{after.strip()}' is read as a "
+                    "YAML comment, not as part of it; put the whole value in quotes",
+                )
+            )
 
     def _checked_text(self, node: yaml.Node, text: str) -> str | None:
         """`text`, or None with a problem at its character when no output can hold it."""

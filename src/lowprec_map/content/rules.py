@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import check_evidence
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.people import check_people
 from lowprec_map.errors import Problem, Severity, SourcePos
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.entries import Claim, Dossier, FailureMode, ReadingPath, Tension
@@ -28,6 +29,7 @@ def check_rules(graph: MapGraph) -> list[Problem]:
     """Run every integrity rule; warnings carry Severity.WARNING."""
     rules: list[Rule] = [
         check_evidence,
+        check_people,
         _conflicts_mutual,
         _tension_sides_differ,
         _dossiers_unique,

@@ -46,7 +46,7 @@ def missing_required(kinds: set[str], content_root: Path) -> list[Problem]:
     return [
         Problem(SourcePos(content_root / name), f"required file {name} is missing")
         for name, kind in REGISTRY.single_files.items()
-        if kind not in kinds
+        if kind not in kinds and name in REGISTRY.required_files
     ]
 
 

@@ -86,11 +86,12 @@ class ContentCache:
         for stale in set(self.files) - paths:
             del self.files[stale]
 
-    def link(self, entries: list[Entry], invalid: set[str]) -> MapGraph:
+    def link(self, entries: list[Entry], invalid: set[str], left_out: set[str]) -> MapGraph:
         """The graph of `entries`, sharing the last graph's links when it can (`relinkable`)."""
-        last = self.graph
-        links = last.graph if last is not None and relinkable(last, entries, invalid) else None
-        self.graph = MapGraph(entries, invalid, links)
+        last, links = self.graph, None
+        if last is not None and left_out == last.left_out and relinkable(last, entries, invalid):
+            links = last.graph
+        self.graph = MapGraph(entries, invalid, links, left_out)
         return self.graph
 
     def result(self, path: Path, kind: str) -> ValidateResult:

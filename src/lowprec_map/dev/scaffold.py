@@ -127,4 +127,5 @@ def _example_values(kind: str, entry_id: str, graph: MapGraph) -> dict[str, Any]
     today = datetime.date.today()
     skeleton = REGISTRY.by_name[kind].skeleton
     existing = _Existing(graph, entry_id.replace("-", " ").capitalize(), today)
-    return {**(skeleton(existing) if skeleton else {}), "added": today, "updated": today}
+    values = skeleton(existing) if skeleton else {}
+    return {**values, "added": today, "updated": today, "draft": True}

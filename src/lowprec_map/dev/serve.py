@@ -115,7 +115,7 @@ class DevSite:
             mark_as_build(self.out)
             self.files, self.renderer = {}, None
         with collector_paused():
-            result = check(self.project.content, self.cache)
+            result = check(self.project.content, self.cache, drafts=True)
             if result.errors:
                 if just_saved(result.errors):
                     self.unsettled = True  # perhaps mid-write: judge it again once settled

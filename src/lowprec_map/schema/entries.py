@@ -16,9 +16,11 @@ from lowprec_map.schema.fields import (
     AboutClaim,
     ArxivId,
     Basis,
+    ByGroup,
     Cites,
     ConflictsWith,
     HasSide,
+    InDomain,
     InProgram,
     LabelledAs,
     Locator,
@@ -48,6 +50,11 @@ class Dated(Model):
 
     added: datetime.date = Field(description="When the entry was added to the map (YYYY-MM-DD).")
     updated: datetime.date = Field(description="When its content last changed (YYYY-MM-DD).")
+    draft: bool = Field(
+        default=False,
+        description="A draft (as `new` writes it): `serve` shows it with a banner, `build` "
+        "leaves it out and `check --strict` fails while it remains. Delete the line to publish.",
+    )
 
     @model_validator(mode="after")
     def _updated_after_added(self) -> Dated:
@@ -100,8 +107,34 @@ class Dossier(Dated):
     short_name: Annotated[str, StringConstraints(min_length=1, max_length=40)] = Field(
         description="Name used on cards and in tensions, e.g. 'QeRL'."
     )
-    authors: list[Text] = Field(min_length=1, description="Authors in the order of the work.")
-    date: datetime.date = Field(description="First public version (YYYY-MM-DD).")
+    authors: list[Text] = Field(
+        min_length=1,
+        description="Authors in the order of the work, as it prints them (a person, a "
+        "handle, or a team that signs as one). people.yaml says who each spelling names.",
+    )
+    contributors: list[Text] = Field(
+        default=[],
+        description="People the work names as having done it beyond its byline, e.g. the "
+        "per-team names of a post signed by teams. They count for independence as authors do.",
+    )
+    groups: list[ByGroup] = Field(
+        default=[],
+        description="The labs or teams the work comes from (people.yaml group ids), when "
+        "its authors do not say so themselves.",
+    )
+    date: datetime.date = Field(
+        description="By one convention: a paper's first version's submission date; a blog or "
+        "docs page's publication date, or the revision read; a PR's or issue's opening date."
+    )
+    date_proxy: Text | None = Field(
+        default=None,
+        description="When `date` is not the convention's date: what it is instead (inferred "
+        "from..., the revision read, the announcement), so a reader knows.",
+    )
+    domain: InDomain = Field(
+        description="Where its results come from (taxonomy.yaml `domains`): LLM RL, diffusion "
+        "or image RL, classic deep RL, inference or serving only."
+    )
     venue: Text | None = Field(default=None, description="Venue, when published at one.")
     kind: Literal["paper", "blog", "docs", "report"] = Field(description="What the work is.")
     read: Literal["full-text", "abstract", "partial"] = Field(
@@ -141,7 +174,11 @@ class Dossier(Dated):
 
 class Citation(Model):
     dossier: Cites = Field(description="The dossier the evidence comes from.")
-    locator: Locator = Field(description="Exact place: 'Table 2', 'Fig. 4', '§5.1', 'Abstract'.")
+    locator: Locator = Field(
+        description="Exact place: 'Tab. 2', 'Fig. 4', '§5.1', 'App. D', 'Abstract'; a blog's or "
+        "docs page's section ('Blog, § Results'); a PR's or issue's description, a comment with "
+        "its date ('PR comment of 2025-12-02') or a commit with its hash."
+    )
     version: VersionId | None = Field(
         default=None, description="The version the locator refers to (one of the dossier's)."
     )
@@ -153,8 +190,10 @@ class Source(Citation):
         description="What the source does for the claim: supports, contrasts or mentions it."
     )
     basis: Basis = Field(
-        description="measured: the work ran it and the figure stands at the locator; "
-        "reported: it repeats a figure from elsewhere; argued: reasoning, no run."
+        description="measured: the work ran it and its figure (a number, a table, a plot) "
+        "stands at the locator and was read there; stated: the work reports its own result "
+        "there in words only, with no figure; reported: it repeats a figure from elsewhere; "
+        "argued: reasoning, motivation or a design aim, no run."
     )
     origin: Text | None = Field(
         default=None, description="For a reported figure: where it comes from, when known."
@@ -180,8 +219,20 @@ class Measurement(Model):
     )
     format: NumberFormat = Field(description="The number format measured.")
     setting: Setting | None = Field(default=None, description="Task, length, batch.")
+    baseline_value: Number | None = Field(
+        default=None,
+        description="The baseline's own value in the metric's unit, when the source gives it "
+        "(a KL of 0.0006 in BF16 against which the FP8 run is compared).",
+    )
     source: MeasuredIn = Field(description="The dossier; one of the claim's supporting sources.")
     locator: Locator = Field(description="Where the number stands in the source.")
+    read_from: Literal["text", "table", "plot"] = Field(
+        description="How the number was read: printed in the text, in a table, or off a plot "
+        "(approximate, shown with ≈)."
+    )
+    domain: InDomain | None = Field(
+        default=None, description="Where it comes from, when not its dossier's `domain`."
+    )
     note: Text | None = Field(default=None, description="How it was read or recomputed.")
 
     @model_validator(mode="after")
@@ -402,9 +453,11 @@ class Page(Dated):
     order: int = Field(
         default=50, ge=1, le=10_000, description="Position in the footer navigation."
     )
-    shows: list[Literal["label-rules", "evidence-depth", "data-files"]] = Field(
+    shows: list[Literal["label-rules", "evidence-depth", "data-files", "people"]] = Field(
         default=[],
         description="Computed panels shown after the body: the evidence labels and the "
         "rules that earn them ('label-rules'); where sources point and how much was read "
-        "('evidence-depth'); every data file the site publishes ('data-files').",
+        "('evidence-depth'); every data file the site publishes ('data-files'); how many "
+        "people and groups the map knows, and which replicated claims a group tells apart "
+        "('people').",
     )

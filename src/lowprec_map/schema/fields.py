@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+from lowprec_map.schema.locators import checked_locator
+
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
 
@@ -58,14 +60,10 @@ def folder_url(url: str) -> str:
 # Where the site is published; normalised to end in '/'.
 BaseUrl = Annotated[WebUrl, AfterValidator(folder_url)]
 ArxivId = Annotated[str, StringConstraints(pattern=r"^\d{4}\.\d{4,5}$")]
-# A locator says where in a source a statement stands, so a reader can check it.
+# A locator says where in a source a statement stands, so a reader can check it: it names
+# a place (schema/locators.py), and its kind is derived from how it is written.
 Locator = Annotated[
-    str,
-    StringConstraints(
-        pattern=r"^(Abstract|Title page|TL;DR|Table|Tab\.|Figure|Fig\.|§|Section|Appendix|App\.|"
-        r"Eq\.|Algorithm|README|Blog|Docs)",
-        max_length=200,
-    ),
+    str, StringConstraints(min_length=1, max_length=200), AfterValidator(checked_locator)
 ]
 
 Cites = Annotated[Slug, RefTo("dossier", "cites")]
@@ -78,7 +76,10 @@ AboutClaim = Annotated[Slug, RefTo("claim", "about")]
 InProgram = Annotated[Slug, RefTo("program", "in-program")]
 Perturbs = Annotated[Slug, RefTo("perturbation", "perturbs")]
 InGroup = Annotated[Slug, RefTo("group", "in-group")]
+InTeam = Annotated[Slug, RefTo("research_group", "in-team")]
+ByGroup = Annotated[Slug, RefTo("research_group", "by-group")]
 Measures = Annotated[Slug, RefTo("metric", "measures")]
+InDomain = Annotated[Slug, RefTo("domain", "in-domain")]
 MeasuredIn = Annotated[Slug, RefTo("dossier", "measured-in")]
 TestsProgram = Annotated[Slug, RefTo("program", "tests")]
 # A version of a work as its source names it: 'v1', 'v2' on arXiv; 'tmlr' for a venue's.
@@ -86,8 +87,9 @@ VersionId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9.-]*$", m
 
 # What a source does for a claim (after scite's citation stances).
 Stance = Literal["supports", "contrasts", "mentions"]
-# What the source's part rests on: its own run, a figure repeated from elsewhere, or reasoning.
-Basis = Literal["measured", "reported", "argued"]
+# What the source's part rests on: its own run with the figure at the locator (measured), its
+# own result in words only (stated), a figure repeated from elsewhere (reported), reasoning.
+Basis = Literal["measured", "stated", "reported", "argued"]
 
 Tensor = Literal[
     "weights",

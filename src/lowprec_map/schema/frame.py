@@ -1,7 +1,8 @@
-"""The map's frame: site.yaml, evidence.yaml and taxonomy.yaml.
+"""The map's frame: site.yaml, evidence.yaml, taxonomy.yaml and people.yaml.
 
 These files hold the landing page's words and the vocabularies entries refer
-to (evidence labels, perturbations, metrics); the entry models are in `entries.py`.
+to (evidence labels, perturbations, metrics, people and groups); the entry models
+are in `entries.py`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,17 @@ from pydantic import (
     StringConstraints,
 )
 
-from lowprec_map.schema.fields import BaseUrl, InGroup, Markdown, Model, Number, Slug, Text, WebUrl
+from lowprec_map.schema.fields import (
+    BaseUrl,
+    InGroup,
+    InTeam,
+    Markdown,
+    Model,
+    Number,
+    Slug,
+    Text,
+    WebUrl,
+)
 
 # ---------------------------------------------------------------- site.yaml
 
@@ -116,6 +127,12 @@ class Perturbation(Model):
     description: Text = Field(description="What is approximated, and where.")
 
 
+class Domain(Model):
+    id: Slug = Field(description="The domain's id, used by dossiers' and measurements' `domain`.")
+    name: Text = Field(description="Display name, e.g. 'LLM RL'.")
+    description: Text = Field(description="Which works belong to it.")
+
+
 class Metric(Model):
     id: Slug = Field(description="The metric's id, used by measurements' `metric`.")
     name: Text = Field(description="Display name, e.g. 'Rollout speedup'.")
@@ -135,3 +152,50 @@ class TaxonomyFile(Model):
         min_length=1, description="Perturbations, in display order."
     )
     metrics: list[Metric] = Field(default=[], description="Metrics, in display order.")
+    domains: list[Domain] = Field(
+        default=[], description="Where a work's results come from (LLM RL, diffusion RL...)."
+    )
+
+
+# ---------------------------------------------------------------- people.yaml
+
+
+class Person(Model):
+    id: Slug = Field(description="The person's id, e.g. 'shuai-zhang'.")
+    name: Text = Field(description="Their name as they write it, e.g. 'Shuai Zhang'.")
+    spellings: list[Text] = Field(
+        default=[],
+        description="Other ways works write them: a GitHub handle, a transliteration, "
+        "initials ('S. Zhang'). Every spelling names one person only.",
+    )
+    groups: list[InTeam] = Field(
+        default=[], description="The labs or teams they work in (group ids)."
+    )
+    distinct_from: list[Text] = Field(
+        default=[],
+        description="Spellings that resemble this person's but name someone else: "
+        "silences the warning that they may be one person.",
+    )
+    note: Text | None = Field(
+        default=None,
+        description="How the spellings are known to name one person (a profile page, a "
+        "byline), or that it is inferred and from what.",
+    )
+
+
+class ResearchGroup(Model):
+    id: Slug = Field(description="The group's id, e.g. 'radixark-miles'.")
+    name: Text = Field(description="The lab or team's name, e.g. 'RadixArk Miles team'.")
+    spellings: list[Text] = Field(
+        default=[], description="Other ways works sign as it, e.g. 'Miles Team'."
+    )
+    part_of: Text | None = Field(
+        default=None, description="The company or university it belongs to, for readers."
+    )
+
+
+class PeopleFile(Model):
+    """content/people.yaml: who did the work, each person and group named once."""
+
+    people: list[Person] = Field(default=[], description="People, each with their spellings.")
+    groups: list[ResearchGroup] = Field(default=[], description="Labs and teams.")

@@ -41,6 +41,7 @@ def dossier(existing: Existing) -> dict[str, Any]:
         "authors": ["First Author"],
         "date": existing.today,
         "kind": "paper",
+        "domain": existing.first("domain", "domain to taxonomy.yaml"),
         "read": "abstract",
         "url": "https://arxiv.org/abs/0000.00000",
         "summary": "One sentence for cards.",
@@ -75,6 +76,7 @@ def claim(existing: Existing) -> dict[str, Any]:
                 "format": "unstated",
                 "source": work,
                 "locator": "Table 1",
+                "read_from": "table",
             }
         ]
     return values

@@ -178,16 +178,42 @@ class _XScale:
 
 
 def _number(value: float) -> str:
-    """A value as people write it: 2 not 2.0, 0.5 not .5."""
-    return f"{value:g}"
+    """A value as people write it: 2 not 2.0, 0.5 not .5 (and 3, not 3.0000000000000004
+    after scaling)."""
+    return f"{float(f'{value:.12g}'):g}"
+
+
+# Units that read better scaled: a 3 KB policy is not '3e-06 GB'. Each: (below, factor, unit).
+_SCALED_UNITS = {
+    "GB": ((1e-3, 1e6, "KB"), (1.0, 1e3, "MB")),
+    "s": ((1.0, 1e3, "ms"),),
+}
 
 
 def value_text(measurement: Measurement, unit: str) -> str:
-    """'1.8×', '2–3 points': a measurement's value or range in its unit."""
-    if measurement.range is not None:
-        text = f"{_number(measurement.range[0])}–{_number(measurement.range[1])}"
-    else:
-        text = _number(measurement.low)
+    """'1.8×', '2–3 points', '≈0.59 points' (read off a plot), '3 KB': a measurement's value
+    or range in a unit that fits it."""
+    values = [measurement.low] if measurement.range is None else list(measurement.range)
+    text = number_text(values, unit)
+    return "≈" + text if measurement.read_from == "plot" else text
+
+
+def baseline_text(measurement: Measurement, unit: str) -> str:
+    """The baseline, with its own value when the source gives it: 'BF16 rollout (0.0006)'."""
+    if measurement.baseline_value is None:
+        return measurement.baseline
+    return f"{measurement.baseline} ({number_text([measurement.baseline_value], unit)})"
+
+
+def number_text(values: list[float], unit: str) -> str:
+    """One value or a low–high range in `unit`, scaled to a smaller unit when it reads
+    better ('3 KB', not '3e-06 GB')."""
+    top = max(abs(v) for v in values)
+    for below, factor, smaller in _SCALED_UNITS.get(unit, ()):
+        if 0 < top < below:
+            values, unit = [v * factor for v in values], smaller
+            break
+    text = "–".join(_number(v) for v in values)
     return f"{text}{unit}" if unit in ("×", "%") else f"{text} {unit}"
 
 

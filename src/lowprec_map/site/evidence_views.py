@@ -11,8 +11,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.content.evidence import LOCATOR_KINDS, Prediction, locator_kind, prediction
+from lowprec_map.content.evidence import Prediction, prediction
+from lowprec_map.content.people import People, independent_works
 from lowprec_map.schema.entries import Claim, Dossier
+from lowprec_map.schema.locators import LOCATOR_KINDS, locator_kind
 from lowprec_map.site.reads import Reader
 
 
@@ -65,4 +67,37 @@ def evidence_depth(reader: Reader) -> EvidenceDepth:
         kinds=[(k, kinds[k]) for k in order if kinds[k]],
         dossiers=sum(read.values()),
         read=[(r, read[r]) for r in ("full-text", "partial", "abstract") if read[r]],
+    )
+
+
+@dataclass(frozen=True)
+class Independence:
+    """Who did the work, as `replicated` counts it: how many people and groups the map
+    knows, and the replicated claims whose independent works are told apart by a group."""
+
+    people: int  # distinct people behind the dossiers, after normalisation
+    listed_people: int  # of whom people.yaml names (with their other spellings)
+    groups: int  # labs and teams people.yaml names
+    by_group: list[Entry]  # replicated claims with an independent work that names no person
+
+
+def independence(reader: Reader) -> Independence:
+    """Counted through people.yaml's spellings, as the label rules count them."""
+    people = People(reader.links())
+    dossiers = reader.entries("dossier")
+    persons = {p for d in dossiers for p in people.who(d).people}
+    by_group = []
+    for claim in reader.entries("claim"):
+        assert isinstance(claim.model, Claim)
+        if claim.model.label != "replicated":
+            continue
+        works = {s.dossier for s in claim.model.sources if s.stance == "supports"}
+        chosen = independent_works([reader.get("dossier", w) for w in sorted(works)], people)
+        if any(not people.who(d).people for d in chosen):
+            by_group.append(claim)
+    return Independence(
+        people=len(persons),
+        listed_people=reader.count("person"),
+        groups=reader.count("research_group"),
+        by_group=by_group,
     )

@@ -1,4 +1,5 @@
-"""Machine-readable exports built from the graph: JSON, CSV, GraphML, BibTeX, robots.txt.
+"""Machine-readable exports built from the graph: JSON, CSV, GraphML, robots.txt (BibTeX
+is `bibtex.py`).
 
 Every export is deterministic (sorted, no timestamps beyond the content's own
 dates) and is parsed back by the tests. The feed and sitemap are templates.
@@ -9,16 +10,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from typing import Any
 
 import networkx as nx
 from pydantic import BaseModel, Field
 
 from lowprec_map.content.entry import Entry
+from lowprec_map.content.evidence import support_kind
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.schema.entries import Claim, Dossier, Measurement, Setting
-from lowprec_map.schema.frame import Metric, Site
+from lowprec_map.schema.frame import Metric
+from lowprec_map.schema.locators import locator_kind
 from lowprec_map.site.urls import entry_url
 from lowprec_map.site.views import entry_title, measurement_rows
 
@@ -65,8 +67,15 @@ class MapMeasurement(BaseModel):
     size_b: float | None = Field(description="Parameters in billions, when stated.")
     format: str = Field(description="Number format measured.")
     setting: MapSetting = Field(description="Task, length, batch, as stated.")
+    baseline_value: float | None = Field(
+        description="The baseline's own value in the metric's unit, when the source gives it."
+    )
     source: str = Field(description="Key of the dossier the number comes from.")
     locator: str = Field(description="Where the number stands in the source.")
+    locator_kind: str = Field(description="What the locator points at: table, figure, ...")
+    read_from: str = Field(description="How the number was read: text, table or plot.")
+    approximate: bool = Field(description="True when read off a plot: the value is ≈.")
+    domain: str = Field(description="Where it comes from: a 'domain' entry's id (LLM RL...).")
 
 
 class MapData(BaseModel):
@@ -110,7 +119,7 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
             "fields": e.model.model_dump(mode="json"),
         }
         for e in graph.all_entries()
-        if e.type != "site"
+        if e.type != "site" and not e.draft
     ]
     document = {
         "$schema": "map.schema.json",
@@ -118,7 +127,7 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
         "site": graph.site.title,
         "base_url": base_url,
         "entries": entries,
-        "edges": [{"source": s, "target": t, "relation": r} for s, t, r in graph.edges()],
+        "edges": [{"source": s, "target": t, "relation": r} for s, t, r in published_edges(graph)],
         "measurements": [
             _measurement_data(graph, row.claim, row.measurement)
             for row in measurement_rows(graph.entries("claim"))
@@ -148,14 +157,20 @@ def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str
         "size_b": m.size_b,
         "format": m.format,
         "setting": setting.model_dump(mode="json"),
+        "baseline_value": m.baseline_value,
         "source": f"dossier:{m.source}",
         "locator": m.locator,
+        "locator_kind": locator_kind(m.locator),
+        "read_from": m.read_from,
+        "approximate": m.read_from == "plot",
+        "domain": measurement_domain(graph, m),
     }
 
 
-MEASUREMENT_COLUMNS = ("claim", "metric", "unit", "value", "low", "high", "baseline", "model",
-                       "size_b", "format", "task", "length", "batch", "source", "locator",
-                       "claim_url")  # fmt: skip
+MEASUREMENT_COLUMNS = ("claim", "metric", "unit", "value", "low", "high", "approximate",
+                       "baseline", "baseline_value", "model", "size_b", "format", "domain",
+                       "task", "length", "batch", "source", "locator", "locator_kind",
+                       "read_from", "claim_url")  # fmt: skip
 
 
 def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
@@ -196,6 +211,7 @@ def claims_csv(graph: MapGraph, base_url: str) -> bytes:
             "id",
             "statement",
             "label",
+            "support",
             "sources",
             "conflicts_with",
             "programs",
@@ -204,14 +220,17 @@ def claims_csv(graph: MapGraph, base_url: str) -> bytes:
             "url",
         ]
     )
-    for entry in graph.entries("claim"):
+    for entry in published(graph, "claim"):
         claim = entry.model
         assert isinstance(claim, Claim)
-        sources = "; ".join(f"{s.dossier} ({s.locator})" for s in claim.sources)
+        sources = "; ".join(
+            f"{s.dossier} ({s.locator}; {s.stance}, {s.basis})" for s in claim.sources
+        )
         row = [
             entry.id,
             claim.statement,
             claim.label,
+            support_kind(claim),
             sources,
             "; ".join(claim.conflicts_with),
             "; ".join(claim.programs),
@@ -223,91 +242,57 @@ def claims_csv(graph: MapGraph, base_url: str) -> bytes:
     return out.getvalue().encode()
 
 
+SOURCE_COLUMNS = ("claim", "label", "support", "dossier", "locator", "locator_kind", "version",
+                  "stance", "basis", "origin", "note", "claim_url")  # fmt: skip
+
+
+def sources_csv(graph: MapGraph, base_url: str) -> bytes:
+    """One row per claim source: the claim and its label, the work, where in it, and what
+    the source does for the claim (stance) on what basis."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SOURCE_COLUMNS)
+    for entry in published(graph, "claim"):
+        claim = entry.model
+        assert isinstance(claim, Claim)
+        for s in claim.sources:
+            row = [entry.id, claim.label, support_kind(claim), s.dossier, s.locator,
+                   locator_kind(s.locator), s.version, s.stance, s.basis, s.origin, s.note,
+                   base_url + entry_url(entry)]  # fmt: skip
+            writer.writerow(["" if v is None else _cell(v) for v in row])
+    return out.getvalue().encode()
+
+
+def published(graph: MapGraph, entry_type: str) -> list[Entry]:
+    """The entries of `entry_type` that are not drafts (serve's graph holds drafts)."""
+    return [e for e in graph.entries(entry_type) if not e.draft]
+
+
+def published_edges(graph: MapGraph) -> list[tuple[str, str, str]]:
+    """Every edge between entries that are not drafts."""
+    drafts = {e.key for e in graph.all_entries() if e.draft}
+    return [edge for edge in graph.edges() if not drafts & {edge[0], edge[1]}]
+
+
+def measurement_domain(graph: MapGraph, m: Measurement) -> str:
+    """The measurement's domain: its own, or its dossier's."""
+    if m.domain is not None:
+        return m.domain
+    dossier = graph.get("dossier", m.source).model
+    assert isinstance(dossier, Dossier)
+    return dossier.domain
+
+
 def graphml(graph: MapGraph) -> bytes:
     """The graph for analysis tools, by networkx's GraphML writer: nodes with type, id,
     title and url; one edge per (source, target, relation) with its relation."""
     export = nx.MultiDiGraph()
     for e in graph.all_entries():
-        export.add_node(e.key, type=e.type, id=e.id, title=entry_title(e), url=entry_url(e))
-    for source, target, relation in graph.edges():
+        if not e.draft:
+            export.add_node(e.key, type=e.type, id=e.id, title=entry_title(e), url=entry_url(e))
+    for source, target, relation in published_edges(graph):
         export.add_edge(source, target, key=relation, relation=relation)
     return ("\n".join(nx.generate_graphml(export)) + "\n").encode()
-
-
-def bibtex(graph: MapGraph, base_url: str) -> bytes:
-    """references.bib: one @misc per dossier (arXiv eprint where there is one) and per claim."""
-    chunks = [dossier_bibtex(e) for e in graph.entries("dossier")]
-    chunks += [claim_bibtex(e, graph.site, base_url) for e in graph.entries("claim")]
-    return "\n".join(chunks).encode()
-
-
-def dossier_bibtex(entry: Entry) -> str:
-    """A dossier's BibTeX entry; the key is its id."""
-    d = entry.model
-    assert isinstance(d, Dossier)
-    fields = [
-        ("title", "{" + _tex(d.title) + "}"),
-        ("author", " and ".join(_bibtex_name(a) for a in d.authors)),
-        ("year", str(d.date.year)),
-        ("month", d.date.strftime("%b").lower()),
-        ("url", d.url),
-    ]
-    if d.arxiv:
-        fields += [("eprint", d.arxiv), ("archivePrefix", "arXiv")]
-    if d.venue:
-        fields.append(("note", _tex(d.venue)))
-    return _entry(entry.id, fields)
-
-
-def claim_bibtex(entry: Entry, site: Site, base_url: str) -> str:
-    """A claim's own citation: @misc with a stable URL under `base_url`."""
-    c = entry.model
-    assert isinstance(c, Claim)
-    fields = [
-        ("title", "{" + _tex(c.statement) + "}"),
-        ("author", "{" + _tex(site.title) + " contributors}"),
-        ("year", str(c.updated.year)),
-        ("url", base_url + entry_url(entry)),
-        (
-            "note",
-            f"Claim in {_tex(site.title)}, a living research map; "
-            f"evidence label: {c.label}; updated {c.updated.isoformat()}",
-        ),
-    ]
-    return _entry(f"claim-{entry.id}", fields)
-
-
-def _entry(key: str, fields: list[tuple[str, str]]) -> str:
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@misc{{{key},\n{body}\n}}\n"
-
-
-_TEX_SPECIALS = re.compile(r"[\\&%$#_{}~^]")
-# BibTeX counts every brace, escaped or not, when it finds a field's end: a brace in a
-# value is written as math's brace command, so the braces of every field stay balanced.
-_TEX_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "{": r"$\lbrace$",
-    "}": r"$\rbrace$",
-}
-
-
-def _tex(text: str) -> str:
-    """Escape every TeX special (backslash included) in one pass, so no escape is escaped
-    again; keep Unicode (biber and modern BibTeX read UTF-8)."""
-    return _TEX_SPECIALS.sub(lambda m: _TEX_ESCAPES.get(m[0], "\\" + m[0]), text)
-
-
-_NAME_SEPARATOR = re.compile(r"\sand\s", re.IGNORECASE)
-
-
-def _bibtex_name(name: str) -> str:
-    """One author for an `author` field: BibTeX splits the field at every ' and ', so a
-    name holding one (a team's, say) is braced whole."""
-    tex = _tex(name)
-    return "{" + tex + "}" if _NAME_SEPARATOR.search(tex) else tex
 
 
 def robots_txt(base_url: str) -> bytes:

@@ -40,6 +40,7 @@ from lowprec_map.site.contexts import (
 )
 from lowprec_map.site.evidence_views import (
     evidence_depth,
+    independence,
     program_prediction,
     program_predictions,
 )
@@ -351,4 +352,5 @@ def _page_context(reader: Reader, common: tuple[Entry, list[Entry], dict[str, An
         depth=reader.shared(evidence_depth) if "evidence-depth" in shows else None,
         labels=in_file_order(reader.entries("evidence")) if "label-rules" in shows else None,
         data_files=site_files(kind="data") if "data-files" in shows else None,
+        independence=reader.shared(independence) if "people" in shows else None,
     )

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from lowprec_map.content.evidence import PREDICTION_RULE
+from lowprec_map.content.evidence import PREDICTION_RULE, support_kind
 from lowprec_map.registry import REGISTRY, type_name
-from lowprec_map.site.charts import setting_text, value_text
-from lowprec_map.site.exports import claim_bibtex, dossier_bibtex
+from lowprec_map.schema.locators import locator_kind
+from lowprec_map.site.bibtex import claim_bibtex, dossier_bibtex
+from lowprec_map.site.charts import baseline_text, setting_text, value_text
 from lowprec_map.site.reads import LinkedEntry
 from lowprec_map.site.urls import listing_url, naming_files, relative, url_of
 from lowprec_map.site.views import (
@@ -43,10 +44,13 @@ def template_table(renderer: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
         "page_summary": lambda e: entry_summary(e.fields(*filter(None, [summary_field(e.type)]))),
         "dossier_bibtex": lambda e: dossier_bibtex(e.whole()),
         "claim_bibtex": lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
+        "support_kind": lambda e: support_kind(e.fields("sources").model),
+        "locator_kind": locator_kind,
         "ring_layout": ring_layout,
         "first_sentence": first_sentence,
         "label_start": label_start,
         "value_text": value_text,
+        "baseline_text": baseline_text,
         "setting_text": setting_text,
     }
     values = {

@@ -267,9 +267,12 @@ class Row(NamedTuple):
 
 
 def measurement_rows(claims: list[Entry]) -> list[Row]:
-    """Every measurement of `claims`, in their order and then in each claim's order."""
+    """Every measurement of `claims`, in their order and then in each claim's order; a
+    draft's placeholders never count."""
     rows: list[Row] = []
     for claim in claims:
         assert isinstance(claim.model, Claim)
+        if claim.draft:
+            continue
         rows.extend(Row(claim, i) for i in range(len(claim.model.measurements)))
     return rows
