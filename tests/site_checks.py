@@ -211,13 +211,18 @@ def untex(value: str) -> str:
 
 
 def bibtex_works(site: Path) -> dict[str, tuple[str, list[str]]]:
-    """references.bib read by bibtexparser: each entry's key, unbraced title and authors
-    (without the white space around a name, which BibTeX ignores).
+    """references.bib and claims.bib read by bibtexparser: each entry's key, unbraced title
+    and authors (without the white space around a name, which BibTeX ignores).
 
     Fails if any block does not parse.
     """
+    text = (
+        (site / "references.bib").read_text("utf-8")
+        + "\n"
+        + (site / "claims.bib").read_text("utf-8")
+    )
     library = bibtexparser.parse_string(  # type: ignore[attr-defined]
-        (site / "references.bib").read_text("utf-8"), append_middleware=[SeparateCoAuthors()]
+        text, append_middleware=[SeparateCoAuthors()]
     )
     assert library.failed_blocks == []
     works = {}

@@ -61,6 +61,7 @@ def claim_with(source_note: str | None = None, **fields: object) -> str:
 def measurement(**fields: object) -> dict[str, object]:
     row: dict[str, object] = {"metric": "speedup", "value": 2, "baseline": "BF16"}
     row.update({"model": "M-8B", "format": "fp8", "source": "alpha", "locator": "Table 1"})
+    row["read_from"] = "table"
     row.update(fields)
     return row
 
@@ -351,7 +352,7 @@ def test_a_base_url_without_its_slash_is_normalised(
     assert (
         (site / "robots.txt").read_text().endswith("Sitemap: https://example.org/map/sitemap.xml\n")
     )
-    for name in ("data/claims.csv", "data/measurements.csv", "references.bib"):
+    for name in ("data/claims.csv", "data/sources.csv", "data/measurements.csv", "claims.bib"):
         text = (site / name).read_text()
         assert "https://example.org/map/claims/" in text and "/mapclaims/" not in text, name
 

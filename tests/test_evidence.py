@@ -48,10 +48,26 @@ def test_measured_needs_a_measured_supporting_source(make_project: MakeProject) 
     )
     assert messages(make_project, files) == [
         "claims/new.yaml:2:8: a 'measured' claim needs a source that supports it with basis "
-        "'measured'; it has alpha: supports, argued; beta: mentions, measured"
+        "'measured' or 'stated'; it has alpha: supports, argued; beta: mentions, measured"
     ]
-    ok = claim("measured", source("alpha", "supports", "measured"))
-    assert messages(make_project, ok) == []
+    for basis in ("measured", "stated"):
+        ok = claim("measured", source("alpha", "supports", basis))
+        assert messages(make_project, ok) == []
+
+
+def test_stated_support_never_replicates(make_project: MakeProject) -> None:
+    """Two works that report it in words only earn 'measured', never 'replicated'."""
+    stated = claim(
+        "replicated", source("alpha", "supports", "stated"), source("beta", "supports", "stated")
+    )
+    [problem] = messages(make_project, stated)
+    assert "a 'replicated' claim needs two sources that support it with basis 'measured'" in problem
+    assert (
+        messages(
+            make_project, {**stated, **claim("measured", source("alpha", "supports", "stated"))}
+        )
+        == []
+    )
 
 
 def test_replicated_counts_neither_mentions_nor_reported_figures(make_project: MakeProject) -> None:
@@ -62,7 +78,7 @@ def test_replicated_counts_neither_mentions_nor_reported_figures(make_project: M
         )
         assert messages(make_project, files) == [
             "claims/new.yaml:2:8: a 'replicated' claim needs two sources that support it with "
-            f"basis 'measured' from works sharing no author; it has 1 (alpha: supports, "
+            f"basis 'measured' from works sharing no person and no group; it has 1 (alpha: supports, "
             f"measured; beta: {second}, {basis})"
         ]
 
@@ -86,7 +102,7 @@ def test_mechanistic_names_its_mechanism_and_an_argued_source(make_project: Make
     assert messages(make_project, files) == [
         "claims/new.yaml:2:8: a 'mechanistic' claim names its mechanism in `mechanism`",
         "claims/new.yaml:2:8: a 'mechanistic' claim needs a source that supports it with basis "
-        "'measured' or 'argued'; it has alpha: mentions, argued",
+        "'measured', 'stated' or 'argued'; it has alpha: mentions, argued",
     ]
     named = claim("mechanistic", source("alpha", "supports", "argued"), extra="mechanism: M.\n")
     assert messages(make_project, named) == []
@@ -102,7 +118,7 @@ def test_hypothesis_has_no_measured_support_a_program_and_a_refutation(
         "claims/new.yaml:2:8: a 'hypothesis' names the program that would test it",
         "claims/new.yaml:2:8: a 'hypothesis' says in `refuted_if` what would refute it",
         f"claims/new.yaml:5:{column(source('beta', 'supports', 'measured'), 'basis')}: "
-        "a 'hypothesis' has no measured support, but 'beta' supports it "
+        "a 'hypothesis' has no measured or stated support, but 'beta' supports it "
         "with basis 'measured': the claim is no longer a hypothesis",
     ]
     fine: dict[str, str | None] = {
@@ -149,6 +165,7 @@ def measurement(**fields: str) -> str:
         "format": "fp8",
         "source": "alpha",
         "locator": "Fig. 2",
+        "read_from": "plot",
         **fields,
     }
     return "measurements:\n  - {" + ", ".join(f"{k}: {v}" for k, v in values.items()) + "}\n"
@@ -232,13 +249,13 @@ def test_compare_marks_link_their_claims_and_a_table_holds_the_same_numbers(
     assert len(marks) == len(rows) == 3
     assert {m["href"] for m in marks} == {"../claims/both-agree/"}
     names = [str(m["aria-label"]) for m in marks]
-    assert names[0] == "1.5× against BF16, Alpha-7B, fp8 — Alpha, Fig. 2"
+    assert names[0] == "≈1.5× against BF16, Alpha-7B, fp8 — Alpha, Fig. 2"  # read off a plot
     assert names[1].startswith("1.2–1.8× against BF16")
     # Text from content is escaped in the SVG like anywhere else.
     assert "BF16 <rollout> & co" in names[2]
     raw = (mini_site / "compare/index.html").read_text("utf-8")
     assert "<rollout>" not in raw and "BF16 &lt;rollout&gt; &amp; co" in raw
-    assert [r.select("td")[0].get_text() for r in rows] == ["1.5×", "1.2–1.8×", "1.1×"]
+    assert [r.select("td")[0].get_text() for r in rows] == ["≈1.5×", "1.2–1.8×", "1.1×"]
     empty = compare.select_one("#metric-accuracy")  # listed, with no marks yet
     assert empty is not None and "Accuracy" in empty.get_text()
 

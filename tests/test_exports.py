@@ -16,7 +16,7 @@ from conftest import REPO
 
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.pipeline import export_files
-from lowprec_map.schema.entries import Claim
+from lowprec_map.schema.entries import Claim, Dossier
 from lowprec_map.site_files import SITE_FILES
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -55,7 +55,10 @@ def test_claims_csv_has_one_row_per_claim(site: Path, graph: MapGraph) -> None:
         assert row["statement"] == entry.model.statement
         assert row["label"] == entry.model.label
         for source in entry.model.sources:
-            assert f"{source.dossier} ({source.locator})" in row["sources"]
+            assert (
+                f"{source.dossier} ({source.locator}; {source.stance}, {source.basis})"
+                in row["sources"]
+            )
 
 
 def test_graphml_has_the_same_nodes_and_edges(site: Path, graph: MapGraph) -> None:
@@ -71,11 +74,45 @@ def test_bibtex_parses_with_every_dossier_and_unique_keys(site: Path, graph: Map
     assert library.failed_blocks == []
     keys = [entry.key for entry in library.entries]
     assert len(keys) == len(set(keys))
-    assert {d.id for d in graph.entries("dossier")} <= set(keys)
-    assert {f"claim-{c.id}" for c in graph.entries("claim")} <= set(keys)
+    assert set(keys) == {d.id for d in graph.entries("dossier")}  # the works, and only they
+    types = {entry.key: entry.entry_type for entry in library.entries}
     qerl = next(e for e in library.entries if e.key == "qerl")
     assert qerl["eprint"] == "2510.11696" and qerl["archivePrefix"] == "arXiv"
     assert qerl["author"].startswith("Wei Huang and Yi Ge")
+    for dossier in graph.entries("dossier"):
+        d = dossier.model
+        assert isinstance(d, Dossier)
+        found = next(e for e in library.entries if e.key == dossier.id)
+        if d.kind == "paper" and d.venue:
+            assert types[dossier.id] in ("article", "inproceedings"), dossier.id
+        else:  # a preprint, a blog post, a docs page, a PR: @misc saying which
+            assert types[dossier.id] == "misc" and found["howpublished"], dossier.id
+    assert types["quarl"] == "article"  # TMLR: a journal
+    assert {types[k] for k in ("tis", "verl-nvfp4-qat")} == {"misc"}
+    claims = bibtexparser.parse_string((site / "claims.bib").read_text())  # type: ignore[attr-defined]
+    assert claims.failed_blocks == []
+    assert {e.key for e in claims.entries} == {f"claim-{c.id}" for c in graph.entries("claim")}
+
+
+def test_sources_csv_has_one_row_per_claim_source(site: Path, graph: MapGraph) -> None:
+    with (site / "data/sources.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    expected = [
+        (c.id, s.dossier, s.locator, s.stance, s.basis)
+        for c in graph.entries("claim")
+        for s in c.model.sources  # type: ignore[attr-defined]
+    ]
+    assert [
+        (r["claim"], r["dossier"], r["locator"], r["stance"], r["basis"]) for r in rows
+    ] == expected
+    assert {r["support"] for r in rows} <= {
+        "figure read",
+        "stated only",
+        "reported only",
+        "argued only",
+        "no support",
+    }
+    assert {r["locator_kind"] for r in rows} >= {"abstract", "table", "figure"}
 
 
 def test_feed_and_sitemap_are_well_formed_xml(site: Path, graph: MapGraph) -> None:

@@ -42,6 +42,8 @@ EDGES = {
     ("dossier:alpha", "program:prog", "in-program"),
     # dossiers/beta.yaml: perturbs the KV cache, challenges alpha
     ("dossier:beta", "perturbation:kv-cache", "perturbs"),
+    ("dossier:alpha", "domain:llm-rl", "in-domain"),
+    ("dossier:beta", "domain:llm-rl", "in-domain"),
     ("dossier:beta", "dossier:alpha", "relates-to"),
     # failure_modes/collapse.yaml: one source
     ("failure_mode:collapse", "dossier:alpha", "cites"),

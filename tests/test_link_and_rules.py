@@ -71,11 +71,81 @@ def test_backlinks_counts_and_path_order(make_project: MakeProject) -> None:
 def test_replicated_needs_two_independent_dossiers(make_project: MakeProject) -> None:
     beta = (MINIMAL / "dossiers/beta.yaml").read_text()
     shared_author = beta.replace("authors: [Cy Three]", "authors: [Cy Three, Ada One]")
-    assert messages(make_project, {"dossiers/beta.yaml": shared_author}) == [
-        "claims/both-agree.yaml:2:8: a 'replicated' claim needs two sources that support it "
-        "with basis 'measured' from works sharing no author; it has 1 (alpha: supports, "
-        "measured; beta: supports, measured)"
+    assert messages(make_project, {"dossiers/beta.yaml": shared_author}) == [NOT_REPLICATED]
+
+
+NOT_REPLICATED = (
+    "claims/both-agree.yaml:2:8: a 'replicated' claim needs two sources that support it "
+    "with basis 'measured' from works sharing no person and no group; it has 1 (alpha: "
+    "supports, measured; beta: supports, measured)"
+)
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["Ada One ", "ada  one", "Ada\u00a0One", "Ada One\u200b", "Аda One", "Adá One"],
+    ids=["trailing space", "case and spaces", "no-break space", "zero-width", "Cyrillic A",
+         "accent"],
+)  # fmt: skip
+def test_one_person_spelled_two_ways_is_one_person(
+    make_project: MakeProject, spelling: str
+) -> None:
+    beta = (MINIMAL / "dossiers/beta.yaml").read_text()
+    shared = beta.replace("authors: [Cy Three]", f'authors: [Cy Three, "{spelling}"]')
+    assert messages(make_project, {"dossiers/beta.yaml": shared}) == [NOT_REPLICATED]
+
+
+def test_people_yaml_ties_a_handle_to_its_person(make_project: MakeProject) -> None:
+    beta = (MINIMAL / "dossiers/beta.yaml").read_text()
+    files = {
+        "dossiers/beta.yaml": beta.replace("authors: [Cy Three]", "authors: [ada1]"),
+        "people.yaml": "people:\n  - {id: ada-one, name: Ada One, spellings: [ada1]}\n",
+    }
+    assert messages(make_project, files) == [NOT_REPLICATED]
+    files.pop("people.yaml")
+    assert messages(make_project, files) == []  # unknown to people.yaml: another person
+
+
+def test_works_of_one_group_are_not_independent(make_project: MakeProject) -> None:
+    alpha = (MINIMAL / "dossiers/alpha.yaml").read_text()
+    beta = (MINIMAL / "dossiers/beta.yaml").read_text()
+    people = "groups:\n  - {id: miles, name: RadixArk Miles team, spellings: [Miles Team]}\n"
+    signed = {
+        "dossiers/alpha.yaml": alpha.replace("authors: [Ada One, Bo Two]", "authors: [Miles Team]"),
+        "dossiers/beta.yaml": beta.replace("authors: [Cy Three]", "authors: [RadixArk Miles team]"),
+        "people.yaml": people,
+    }
+    assert messages(make_project, signed) == [NOT_REPLICATED]
+    by_field = {
+        "dossiers/beta.yaml": beta.replace(
+            "authors: [Cy Three]", "authors: [Cy Three]\ngroups: [miles]"
+        ),
+        "dossiers/alpha.yaml": alpha.replace(
+            "authors: [Ada One, Bo Two]", "authors: [Ada One, Bo Two]\ngroups: [miles]"
+        ),
+        "people.yaml": people,
+    }
+    assert messages(make_project, by_field) == [NOT_REPLICATED]
+    in_group = {
+        "dossiers/alpha.yaml": alpha.replace(
+            "authors: [Ada One, Bo Two]", "authors: [Ada One, Bo Two]\ngroups: [miles]"
+        ),
+        "people.yaml": people + "people:\n  - {id: cy, name: Cy Three, groups: [miles]}\n",
+    }
+    assert messages(make_project, in_group) == [NOT_REPLICATED]  # a person's group counts
+
+
+def test_a_spelling_close_to_another_persons_is_a_warning(make_project: MakeProject) -> None:
+    beta = (MINIMAL / "dossiers/beta.yaml").read_text()
+    files = {"dossiers/beta.yaml": beta.replace("authors: [Cy Three]", "authors: [A. One]")}
+    project = make_project(files)
+    found = [p.format().split("content/", 1)[1] for p in check(project.content).warnings]
+    assert found == [
+        "dossiers/beta.yaml:3:11: warning: 'A. One' resembles 'Ada One' (alpha): if one "
+        "person, add the spelling to people.yaml; if not, list it in that person's distinct_from"
     ]
+    files["people.yaml"] = "people:\n  - {id: ada, name: Ada One, distinct_from: [A. One]}\n"
+    assert check(make_project(files).content).warnings == []
 
 
 def test_conflicts_must_be_mutual_and_contested_needs_one(make_project: MakeProject) -> None:
@@ -104,7 +174,7 @@ def test_tension_sides_duplicates_and_featured(make_project: MakeProject) -> Non
         },
     ) == [
         "dossiers/gamma.yaml:1:8: dossier 'alpha' has the same title; one work, one dossier",
-        "dossiers/gamma.yaml:7:8: dossier 'alpha' has the same arxiv; one work, one dossier",
+        "dossiers/gamma.yaml:8:8: dossier 'alpha' has the same arxiv; one work, one dossier",
         "failure_modes/f2.yaml:3:11: only one failure mode can be featured; 'collapse' already is",
         "tensions/t2.yaml:5:15: a tension's two sides must differ",
     ]

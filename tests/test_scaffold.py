@@ -14,7 +14,9 @@ from lowprec_map.cli import main
 from lowprec_map.content.check import check
 from lowprec_map.content.load import SafeLoader
 from lowprec_map.dev.scaffold import schema_models, schema_text
+from lowprec_map.pipeline import export_files
 from lowprec_map.registry import REGISTRY
+from lowprec_map.site.views import measurement_rows
 
 
 @pytest.mark.parametrize("type_name", sorted(REGISTRY.by_slug))
@@ -25,9 +27,17 @@ def test_new_then_check_passes_and_matches_the_schema(
     assert main(["new", type_name, "fresh-entry", "--content", str(content)]) == 0
     written = Path(capsys.readouterr().out.split()[1].rstrip(";"))
     assert written.is_file()
-    result = check(content)
+    entry_type = REGISTRY.by_slug[type_name].name
+    result = check(content)  # as a build sees it: the draft left out, and a warning
     assert result.errors == [], [p.format() for p in result.errors]
-    assert result.graph.has(REGISTRY.by_slug[type_name].name, "fresh-entry")
+    assert not result.graph.has(entry_type, "fresh-entry")
+    assert [w.message for w in result.warnings if "fresh-entry" in w.message] == [
+        f"{REGISTRY.by_slug[type_name].singular} 'fresh-entry' is a draft: a build leaves it "
+        "out; delete its `draft: true` to publish it"
+    ]
+    shown = check(content, drafts=True)  # as serve shows it
+    assert shown.errors == [], [p.format() for p in shown.errors]
+    assert shown.graph.has(entry_type, "fresh-entry")
     text = written.read_text(encoding="utf-8")
     if written.suffix == ".md":
         text = text.split("---")[1]
@@ -77,3 +87,25 @@ def test_schemas_validate_the_real_content() -> None:
             validators[kind] = jsonschema.validators.validator_for(schema)(schema)
         data = json.loads(json.dumps(yaml.load(path.read_text(), Loader=SafeLoader), default=str))
         validators[kind].validate(data)
+
+
+def test_a_draft_fails_strict_and_reaches_no_page_chart_or_export(
+    make_project: MakeProject, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = make_project().content
+    assert main(["new", "claim", "fresh-entry", "--content", str(content)]) == 0
+    assert main(["check", "--strict", "--content", str(content)]) == 1
+    out = tmp_path / "site"
+    assert main(["build", "--content", str(content), "--out", str(out)]) == 0
+    assert not (out / "claims" / "fresh-entry").exists()
+    published = [
+        f.read_text(encoding="utf-8")
+        for f in out.rglob("*")
+        if f.is_file() and f.suffix in {".html", ".json", ".csv", ".bib", ".xml", ".graphml"}
+    ]
+    assert not any("fresh-entry" in text for text in published)
+    # serve's graph shows the draft; its placeholder numbers still reach no export or chart
+    shown = check(content, drafts=True).graph
+    exports = export_files(shown, "https://example.org/")
+    assert all(b"fresh-entry" not in data for data in exports.values())
+    assert all(row.claim.id != "fresh-entry" for row in measurement_rows(shown.entries("claim")))

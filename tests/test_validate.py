@@ -13,7 +13,7 @@ from lowprec_map.registry import LIST_FILE_MODELS, REGISTRY
 
 ALPHA = (
     "title: Alpha paper\nshort_name: Alpha\nauthors: [Ada One]\ndate: 2025-01-02\nkind: paper\n"
-    "read: abstract\nurl: https://arxiv.org/abs/2501.00001\nsummary: S.\nperturbs: [rollout-weights]\n"
+    "domain: llm-rl\nread: abstract\nurl: https://arxiv.org/abs/2501.00001\nsummary: S.\nperturbs: [rollout-weights]\n"
     "regime: {models: [M], algorithms: [GRPO], tasks: [T]}\nresult: R.\nlimitation: L.\n"
     "numerical_path:\n  - {tensor: weights, where: rollout, format: fp8}\n"
 )
@@ -29,22 +29,22 @@ def errors_for(make_project: MakeProject, files: dict[str, str | bytes | None]) 
     [
         (
             "sumary: typo\n",
-            "dossiers/alpha.yaml:15:1: unknown field 'sumary' (did you mean 'summary'?)",
+            "dossiers/alpha.yaml:16:1: unknown field 'sumary' (did you mean 'summary'?)",
         ),
-        ("id: alpha\n", "dossiers/alpha.yaml:15:1: unknown field 'id' (the id is the file name)"),
-        ("arxiv: 2501.1\n", "dossiers/alpha.yaml:15:8: arxiv: Input should be a valid string"),
+        ("id: alpha\n", "dossiers/alpha.yaml:16:1: unknown field 'id' (the id is the file name)"),
+        ("arxiv: 2501.1\n", "dossiers/alpha.yaml:16:8: arxiv: Input should be a valid string"),
         (
             "arxiv: '25-1'\n",
-            "dossiers/alpha.yaml:15:8: arxiv: '25-1' is not an arXiv id like '2510.11696'",
+            "dossiers/alpha.yaml:16:8: arxiv: '25-1' is not an arXiv id like '2510.11696'",
         ),
         (
             "code: javascript:alert(1)\n",
-            "dossiers/alpha.yaml:15:7: code: 'javascript:alert(1)' is not an http(s) URL",
+            "dossiers/alpha.yaml:16:7: code: 'javascript:alert(1)' is not an http(s) URL",
         ),
-        ("venue: [a]\n", "dossiers/alpha.yaml:15:8: venue: Input should be a valid string"),
+        ("venue: [a]\n", "dossiers/alpha.yaml:16:8: venue: Input should be a valid string"),
         (
             "programs: [Bad_Id]\n",
-            "dossiers/alpha.yaml:15:12: programs[0]: 'Bad_Id' is not a valid id: use lowercase letters, digits and hyphens",
+            "dossiers/alpha.yaml:16:12: programs[0]: 'Bad_Id' is not a valid id: use lowercase letters, digits and hyphens",
         ),
     ],
 )
@@ -55,7 +55,7 @@ def test_dossier_field_errors(make_project: MakeProject, extra: str, expected: s
 def test_enum_value_gets_a_suggestion(make_project: MakeProject) -> None:
     text = ALPHA.replace("format: fp8}", "format: fp8-e4m4}")
     assert errors_for(make_project, {"dossiers/alpha.yaml": text}) == [
-        "dossiers/alpha.yaml:14:47: numerical_path[0].format: 'fp8-e4m4' is not one of fp32, bf16, "
+        "dossiers/alpha.yaml:15:47: numerical_path[0].format: 'fp8-e4m4' is not one of fp32, bf16, "
         "fp16, fp8, fp8-e4m3, fp8-e5m2, mxfp8, int8, int4, nvfp4, mxfp4, nf4, low-bit, unstated "
         "(did you mean 'fp8-e4m3'?)"
     ]
@@ -69,12 +69,49 @@ def test_quoted_date_and_missing_field(make_project: MakeProject) -> None:
     ]
 
 
-def test_locator_must_say_where(make_project: MakeProject) -> None:
-    claim = "statement: S.\nlabel: measured\nsources:\n  - {dossier: alpha, locator: somewhere, stance: supports, basis: measured}\n"
-    assert errors_for(make_project, {"claims/new.yaml": claim}) == [
-        "claims/new.yaml:4:31: sources[0].locator: 'somewhere' is not a locator: "
-        "start with Table, Fig., §, Appendix, Eq., Abstract, ..."
-    ]
+@pytest.mark.parametrize(
+    ("locator", "reason"),
+    [
+        ("somewhere", "names no place: start with where"),
+        ("'§'", "names no place: start with where"),
+        ("'§ PR'", "names no place: say where in it"),
+        ("'Docs, PR'", "names no place: say where in it"),
+        ("Blog", "names no place: say where in it"),
+        ("'PR comment, Observations'", "names a comment: give its date (YYYY-MM-DD)"),
+        ("'Commit message (PR branch)'", "names a commit: give its hash"),
+    ],
+)
+def test_a_locator_names_a_place(make_project: MakeProject, locator: str, reason: str) -> None:
+    claim = (
+        "statement: S.\nlabel: measured\nsources:\n"
+        f"  - {{dossier: alpha, locator: {locator}, stance: supports, basis: measured}}\n"
+    )
+    [error] = errors_for(make_project, {"claims/new.yaml": claim})
+    assert error.startswith("claims/new.yaml:4:31: sources[0].locator: locator ")
+    assert reason in error
+
+
+@pytest.mark.parametrize(
+    "locator",
+    ["Tab. 2", "§5.1", "'§ PR description, math table'", "'PR comment of 2025-12-02, Speedup'",
+     "Commit dbc8315 message", "'Blog, § Results'", "App. D"],
+)  # fmt: skip
+def test_locators_that_name_a_place_pass(make_project: MakeProject, locator: str) -> None:
+    claim = (
+        "statement: S.\nlabel: measured\nsources:\n"
+        f"  - {{dossier: alpha, locator: {locator}, stance: supports, basis: measured}}\n"
+    )
+    assert errors_for(make_project, {"claims/new.yaml": claim}) == []
+
+
+def test_a_value_cut_short_by_a_comment_is_an_error(make_project: MakeProject) -> None:
+    claim = (
+        "statement: S.\nlabel: measured\nsources:\n  - dossier: alpha\n"
+        "    locator: § PR #657 description\n    stance: supports\n    basis: measured\n"
+    )
+    [error] = errors_for(make_project, {"claims/new.yaml": claim})
+    assert error.startswith("claims/new.yaml:5:18: the value '§ PR' ends here: '#657 description'")
+    assert "put the whole value in quotes" in error
 
 
 def test_model_validators_report_at_the_entry(make_project: MakeProject) -> None:
@@ -103,6 +140,7 @@ def test_list_files_validate_items_separately(make_project: MakeProject) -> None
         "  - {id: rollout-weights, name: R2, group: compute, description: D.}\n"
         "metrics:\n  - {id: speedup, name: S, unit: x, better: higher, description: D.}\n"
         "  - {id: accuracy, name: A, unit: '%', better: highest, description: D.}\n"
+        "domains:\n  - {id: llm-rl, name: L, description: D.}\n"
     )
     assert errors_for(make_project, {"taxonomy.yaml": taxonomy}) == [
         "taxonomy.yaml:5:5: missing field 'description'",

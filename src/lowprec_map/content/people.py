@@ -43,7 +43,8 @@ def normalized(spelling: str) -> str:
     text = unicodedata.normalize("NFKD", spelling)
     text = "".join(c for c in text if unicodedata.category(c) not in ("Mn", "Cf", "Cc"))
     text = text.casefold().translate(_LOOK_ALIKES)
-    return " ".join(_SEPARATORS.sub(" ", text).split())
+    # A spelling of punctuation alone ('.', '—') stays itself rather than becoming ''.
+    return " ".join(_SEPARATORS.sub(" ", text).split()) or spelling.strip().casefold()
 
 
 Identity = str  # 'person:<id>', 'research_group:<id>', or 'name:<normalized spelling>'

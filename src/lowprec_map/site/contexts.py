@@ -93,6 +93,8 @@ class CompareContext:
     """Metrics no claim measures yet."""
     measurement_count: int
     """How many measurements the charts hold."""
+    domains: list[tuple[Entry, int]]
+    """Every domain with how many measurements come from it."""
     data_files: list[SiteFile]
     """The data files this page offers (measurements.csv)."""
 

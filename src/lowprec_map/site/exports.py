@@ -18,11 +18,11 @@ from pydantic import BaseModel, Field
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import support_kind
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.schema.entries import Claim, Dossier, Measurement, Setting
+from lowprec_map.schema.entries import Claim, Measurement, Setting
 from lowprec_map.schema.frame import Metric
 from lowprec_map.schema.locators import locator_kind
 from lowprec_map.site.urls import entry_url
-from lowprec_map.site.views import entry_title, measurement_rows
+from lowprec_map.site.views import entry_title, measurement_domain, measurement_rows
 
 MAP_JSON_VERSION = "1.0"
 
@@ -107,6 +107,7 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
     models only to dump them again took most of this export's time); the tests
     check the output against the published schema.
     """
+    drafts = {e.key for e in graph.all_entries() if e.draft}
     entries = [
         {
             "key": e.key,
@@ -114,8 +115,10 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
             "id": e.id,
             "title": entry_title(e),
             "url": entry_url(e),
-            "references": [{"relation": r, "target": t} for _, t, r in graph.edges_from(e)],
-            "referenced_by": [b.key for b in graph.backlinks(e)],
+            "references": [
+                {"relation": r, "target": t} for _, t, r in graph.edges_from(e) if t not in drafts
+            ],
+            "referenced_by": [b.key for b in graph.backlinks(e) if not b.draft],
             "fields": e.model.model_dump(mode="json"),
         }
         for e in graph.all_entries()
@@ -163,7 +166,7 @@ def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str
         "locator_kind": locator_kind(m.locator),
         "read_from": m.read_from,
         "approximate": m.read_from == "plot",
-        "domain": measurement_domain(graph, m),
+        "domain": measurement_domain(m, graph.get("dossier", m.source)),
     }
 
 
@@ -272,15 +275,6 @@ def published_edges(graph: MapGraph) -> list[tuple[str, str, str]]:
     """Every edge between entries that are not drafts."""
     drafts = {e.key for e in graph.all_entries() if e.draft}
     return [edge for edge in graph.edges() if not drafts & {edge[0], edge[1]}]
-
-
-def measurement_domain(graph: MapGraph, m: Measurement) -> str:
-    """The measurement's domain: its own, or its dossier's."""
-    if m.domain is not None:
-        return m.domain
-    dossier = graph.get("dossier", m.source).model
-    assert isinstance(dossier, Dossier)
-    return dossier.domain
 
 
 def graphml(graph: MapGraph) -> bytes:

@@ -49,6 +49,7 @@ from lowprec_map.site.reads import Reader
 from lowprec_map.site.urls import entry_url, listing_url
 from lowprec_map.site.views import (
     belief_changes,
+    domain_counts,
     entry_summary,
     in_file_order,
     label_counts,
@@ -195,6 +196,7 @@ def _compare_context(reader: Reader) -> CompareContext:
         charts=charts,
         empty_metrics=empty,
         measurement_count=sum(len(chart.rows) for chart in charts),
+        domains=domain_counts(reader),
         data_files=site_files(linked_from="compare/"),
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import typing
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -276,3 +277,20 @@ def measurement_rows(claims: list[Entry]) -> list[Row]:
             continue
         rows.extend(Row(claim, i) for i in range(len(claim.model.measurements)))
     return rows
+
+
+def measurement_domain(measurement: Measurement, dossier: Entry) -> str:
+    """A measurement's domain id: its own, or else its dossier's."""
+    if measurement.domain is not None:
+        return measurement.domain
+    assert isinstance(dossier.model, Dossier)
+    return dossier.model.domain
+
+
+def domain_counts(reader: Reader) -> list[tuple[Entry, int]]:
+    """Every domain, in taxonomy order, with how many measurements come from it."""
+    counts: Counter[str] = Counter()
+    for row in measurement_rows(reader.entries("claim")):
+        m = row.measurement
+        counts[measurement_domain(m, reader.get("dossier", m.source))] += 1
+    return [(d, counts[d.id]) for d in in_file_order(reader.entries("domain"))]
