@@ -126,6 +126,7 @@ def _dossier(rng: random.Random, index: int, ids: dict[str, list[str]]) -> dict[
         "authors": [f"Author {index}-{k}" for k in range(rng.randint(2, 8))],
         "date": datetime.date(2025, rng.randint(1, 12), rng.randint(1, 28)),
         "kind": "paper",
+        "domain": "llm-rl",
         "read": "abstract",
         "arxiv": f"25{index // 10000:02d}.{index % 10000:05d}",
         "url": f"https://arxiv.org/abs/2501.{index:05d}",
@@ -198,6 +199,7 @@ def _measurement(rng: random.Random, dossier: str) -> dict[str, object]:
         "setting": {"task": "GSM8K", "batch": str(rng.choice([2, 8]))},
         "source": dossier,
         "locator": f"Table {rng.randint(1, 9)}",
+        "read_from": "table",
     }
 
 

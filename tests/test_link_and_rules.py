@@ -97,7 +97,7 @@ def test_one_person_spelled_two_ways_is_one_person(
 
 def test_people_yaml_ties_a_handle_to_its_person(make_project: MakeProject) -> None:
     beta = (MINIMAL / "dossiers/beta.yaml").read_text()
-    files = {
+    files: dict[str, str | bytes | None] = {
         "dossiers/beta.yaml": beta.replace("authors: [Cy Three]", "authors: [ada1]"),
         "people.yaml": "people:\n  - {id: ada-one, name: Ada One, spellings: [ada1]}\n",
     }
@@ -110,13 +110,13 @@ def test_works_of_one_group_are_not_independent(make_project: MakeProject) -> No
     alpha = (MINIMAL / "dossiers/alpha.yaml").read_text()
     beta = (MINIMAL / "dossiers/beta.yaml").read_text()
     people = "groups:\n  - {id: miles, name: RadixArk Miles team, spellings: [Miles Team]}\n"
-    signed = {
+    signed: dict[str, str | bytes | None] = {
         "dossiers/alpha.yaml": alpha.replace("authors: [Ada One, Bo Two]", "authors: [Miles Team]"),
         "dossiers/beta.yaml": beta.replace("authors: [Cy Three]", "authors: [RadixArk Miles team]"),
         "people.yaml": people,
     }
     assert messages(make_project, signed) == [NOT_REPLICATED]
-    by_field = {
+    by_field: dict[str, str | bytes | None] = {
         "dossiers/beta.yaml": beta.replace(
             "authors: [Cy Three]", "authors: [Cy Three]\ngroups: [miles]"
         ),
@@ -126,7 +126,7 @@ def test_works_of_one_group_are_not_independent(make_project: MakeProject) -> No
         "people.yaml": people,
     }
     assert messages(make_project, by_field) == [NOT_REPLICATED]
-    in_group = {
+    in_group: dict[str, str | bytes | None] = {
         "dossiers/alpha.yaml": alpha.replace(
             "authors: [Ada One, Bo Two]", "authors: [Ada One, Bo Two]\ngroups: [miles]"
         ),
