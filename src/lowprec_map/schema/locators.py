@@ -29,6 +29,7 @@ LOCATOR_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("blog section", r"^Blog\b"),
         ("docs section", r"^Docs\b"),
         ("README section", r"^README\b"),
+        ("release notes section", r"^Release notes\b"),
         ("section", r"^(§\s*\d|Section\s*\d)"),
         ("summary", r"^TL;DR"),
         ("named section", r"^§\s*\S"),
@@ -37,8 +38,20 @@ LOCATOR_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 COMMIT_HASH = re.compile(r"\b[0-9a-f]{7,40}\b")
 # Words that name a medium, not a place in it: "§ PR" or "Docs, PR" says only where to start.
-_MEDIUM_WORDS = {"pr", "issue", "blog", "docs", "readme", "page", "paper", "post", "section"}
-_PREFIX = re.compile(r"^(Blog|Docs|README)\b[,;:]?\s*|^§\s*")
+_MEDIUM_WORDS = {
+    "pr",
+    "issue",
+    "blog",
+    "docs",
+    "readme",
+    "page",
+    "paper",
+    "post",
+    "section",
+    "release",
+    "notes",
+}
+_PREFIX = re.compile(r"^(Blog|Docs|README|Release notes)\b[,;:]?\s*|^§\s*")
 
 
 def locator_kind(locator: str) -> str:

@@ -41,6 +41,11 @@ class MapEntry(BaseModel):
     references: list[MapReference] = Field(description="Resolved outgoing references.")
     referenced_by: list[str] = Field(description="Keys of entries that refer to it.")
     fields: dict[str, Any] = Field(description="The entry's fields as in its YAML file.")
+    support: str | None = Field(
+        default=None,
+        description="A claim's kind of support, beside its label: 'figure read', 'stated "
+        "only', 'reported only', 'argued only' or 'no support'; absent for other entries.",
+    )
 
 
 class MapEdge(BaseModel):
@@ -120,6 +125,7 @@ def map_json(graph: MapGraph, base_url: str) -> bytes:
             ],
             "referenced_by": [b.key for b in graph.backlinks(e) if not b.draft],
             "fields": e.model.model_dump(mode="json"),
+            **({"support": support_kind(e.model)} if isinstance(e.model, Claim) else {}),
         }
         for e in graph.all_entries()
         if e.type != "site" and not e.draft
