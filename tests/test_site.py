@@ -14,7 +14,9 @@ from conftest import MakeProject
 from page_facts import PageFacts, facts_of
 
 from lowprec_map.content.check import check
+from lowprec_map.content.evidence import support_kind
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.content.people import People
 from lowprec_map.pipeline import build
 from lowprec_map.schema.entries import Dossier
 
@@ -297,3 +299,23 @@ def test_labels_and_metrics_keep_the_order_of_their_file(
         for s in real_pages["compare/index.html"].select("section.metric")
     ]
     assert charted == [m for m in metrics if m in charted]
+
+
+def test_about_counts_who_did_the_work(real_site: Path, real_graph: MapGraph) -> None:
+    """The people and groups /about/ states are those the label rules count, and every
+    label on a claim page says what its support rests on."""
+    people = People(real_graph)
+    persons = {p for d in real_graph.entries("dossier") for p in people.who(d).people}
+    about = BeautifulSoup((real_site / "about/index.html").read_text(), "html.parser")
+    panel = about.find(id="people-h")
+    assert isinstance(panel, Tag) and panel.parent is not None
+    text = " ".join(panel.parent.get_text().split())
+    groups = len(real_graph.entries("research_group"))
+    assert f"The map knows {len(persons)} people" in text
+    assert f"and {groups} labs and teams" in text
+    for claim in real_graph.entries("claim")[:40]:
+        page = BeautifulSoup(
+            (real_site / f"claims/{claim.id}/index.html").read_text(), "html.parser"
+        )
+        kicker = page.select_one("p.kicker .support")
+        assert kicker is not None and kicker.get_text() == support_kind(claim.model)  # type: ignore[arg-type]

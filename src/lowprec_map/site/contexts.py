@@ -17,7 +17,7 @@ from typing import Any
 from lowprec_map.content.entry import Entry
 from lowprec_map.schema.entries import Claim, Source
 from lowprec_map.site.charts import MetricChart
-from lowprec_map.site.evidence_views import EvidenceDepth, Independence
+from lowprec_map.site.evidence_views import EvidenceDepth
 from lowprec_map.site.layout import MapLayout
 from lowprec_map.site.views import BeliefChange, PathCell, Row, Taxonomy
 from lowprec_map.site_files import SiteFile
@@ -248,8 +248,9 @@ class PageEntryContext(EntryContext):
     """The evidence labels and their rules ('label-rules')."""
     data_files: list[SiteFile] | None = None
     """Every data file the site publishes ('data-files')."""
-    independence: Independence | None = None
-    """How many people and groups the map knows; claims told apart by a group ('people')."""
+    independence: dict[str, Any] | None = None
+    """`Independence`'s fields: the people and groups the map knows, and the replicated
+    claims a group tells apart ('people')."""
 
 
 CONTEXTS = (

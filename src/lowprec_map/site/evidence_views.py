@@ -78,7 +78,7 @@ class Independence:
     people: int  # distinct people behind the dossiers, after normalisation
     listed_people: int  # of whom people.yaml names (with their other spellings)
     groups: int  # labs and teams people.yaml names
-    by_group: list[Entry]  # replicated claims with an independent work that names no person
+    by_group: list[Entry]  # replicated claims with an independent work naming no person
 
 
 def independence(reader: Reader) -> Independence:

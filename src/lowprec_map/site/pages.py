@@ -354,5 +354,6 @@ def _page_context(reader: Reader, common: tuple[Entry, list[Entry], dict[str, An
         depth=reader.shared(evidence_depth) if "evidence-depth" in shows else None,
         labels=in_file_order(reader.entries("evidence")) if "label-rules" in shows else None,
         data_files=site_files(kind="data") if "data-files" in shows else None,
-        independence=reader.shared(independence) if "people" in shows else None,
+        # As a dict, so templates receive its claims linked (a dataclass is not walked).
+        independence=vars(reader.shared(independence)) if "people" in shows else None,
     )
