@@ -224,6 +224,9 @@ class Measurement(Model):
         description="The baseline's own value in the metric's unit, when the source gives it "
         "(a KL of 0.0006 in BF16 against which the FP8 run is compared).",
     )
+    baseline_range: Annotated[list[Number], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="[low, high] of the baseline, when the source gives a range."
+    )
     source: MeasuredIn = Field(description="The dossier; one of the claim's supporting sources.")
     locator: Locator = Field(description="Where the number stands in the source.")
     read_from: Literal["text", "table", "plot"] = Field(
@@ -241,6 +244,10 @@ class Measurement(Model):
             raise ValueError("give either a value or a range")
         if self.range is not None and self.range[0] > self.range[1]:
             raise ValueError(f"range {list(self.range)} runs from high to low")
+        if self.baseline_value is not None and self.baseline_range is not None:
+            raise ValueError("give the baseline's value or its range, not both")
+        if self.baseline_range is not None and self.baseline_range[0] > self.baseline_range[1]:
+            raise ValueError(f"baseline_range {list(self.baseline_range)} runs from high to low")
         return self
 
     @property

@@ -199,10 +199,14 @@ def value_text(measurement: Measurement, unit: str) -> str:
 
 
 def baseline_text(measurement: Measurement, unit: str) -> str:
-    """The baseline, with its own value when the source gives it: 'BF16 rollout (0.0006)'."""
-    if measurement.baseline_value is None:
+    """The baseline, with its own value when the source gives it: 'BF16 rollout (0.0006)';
+    read off a plot, like the value, it is approximate."""
+    given = measurement.baseline_value
+    values = [given] if given is not None else measurement.baseline_range
+    if values is None:
         return measurement.baseline
-    return f"{measurement.baseline} ({number_text([measurement.baseline_value], unit)})"
+    approx = "≈" if measurement.read_from == "plot" else ""
+    return f"{measurement.baseline} ({approx}{number_text(list(values), unit)})"
 
 
 def number_text(values: list[float], unit: str) -> str:

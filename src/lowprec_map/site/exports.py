@@ -75,6 +75,8 @@ class MapMeasurement(BaseModel):
     baseline_value: float | None = Field(
         description="The baseline's own value in the metric's unit, when the source gives it."
     )
+    baseline_low: float | None = Field(description="The baseline's lowest value, when given.")
+    baseline_high: float | None = Field(description="The baseline's highest value, when given.")
     source: str = Field(description="Key of the dossier the number comes from.")
     locator: str = Field(description="Where the number stands in the source.")
     locator_kind: str = Field(description="What the locator points at: table, figure, ...")
@@ -167,6 +169,8 @@ def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str
         "format": m.format,
         "setting": setting.model_dump(mode="json"),
         "baseline_value": m.baseline_value,
+        "baseline_low": _baseline_ends(m)[0],
+        "baseline_high": _baseline_ends(m)[1],
         "source": f"dossier:{m.source}",
         "locator": m.locator,
         "locator_kind": locator_kind(m.locator),
@@ -176,10 +180,19 @@ def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str
     }
 
 
+def _baseline_ends(m: Measurement) -> tuple[float | None, float | None]:
+    """The baseline's lowest and highest value, when the source gives one or a range."""
+    if m.baseline_value is not None:
+        return m.baseline_value, m.baseline_value
+    if m.baseline_range is not None:
+        return m.baseline_range[0], m.baseline_range[1]
+    return None, None
+
+
 MEASUREMENT_COLUMNS = ("claim", "metric", "unit", "value", "low", "high", "approximate",
-                       "baseline", "baseline_value", "model", "size_b", "format", "domain",
-                       "task", "length", "batch", "source", "locator", "locator_kind",
-                       "read_from", "claim_url")  # fmt: skip
+                       "baseline", "baseline_value", "baseline_low", "baseline_high", "model",
+                       "size_b", "format", "domain", "task", "length", "batch", "source",
+                       "locator", "locator_kind", "read_from", "claim_url")  # fmt: skip
 
 
 def measurements_csv(graph: MapGraph, base_url: str) -> bytes:
