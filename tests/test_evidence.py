@@ -16,7 +16,8 @@ from lowprec_map.content.check import check
 from lowprec_map.content.evidence import LABEL_RULES
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.pipeline import build
-from lowprec_map.schema.entries import Claim, Dossier
+from lowprec_map.schema.entries import Claim, Dossier, Measurement
+from lowprec_map.site.charts import baseline_text, value_text
 
 CLAIM = "statement: S.\nlabel: {label}\nsources:\n{sources}"
 
@@ -342,3 +343,35 @@ def test_evidence_depth_on_about_is_computed_from_the_content(
     text = real_pages["about/index.html"].select_one("section.depth").get_text(" ", strip=True)  # type: ignore[union-attr]
     assert f"{len(below)} of the {len(sources)} sources" in text
     assert f"Dossiers read in full: {len(full)} of {len(real_graph.entries('dossier'))}." in text
+
+
+def test_a_baseline_gives_its_value_or_its_range(make_project: MakeProject) -> None:
+    def errors(**fields: str) -> list[str]:
+        return messages(make_project, claim("measured", MEASURED, extra=measurement(**fields)))
+
+    assert errors(baseline_value="1.0") == []
+    assert errors(baseline_range="[0.5, 1.0]") == []
+    assert errors(baseline_value="1.0", baseline_range="[0.5, 1.0]") == [
+        "claims/new.yaml:6:5: measurements[0]: give the baseline's value or its range, not both"
+    ]
+    assert errors(baseline_range="[2, 1]") == [
+        "claims/new.yaml:6:5: measurements[0]: baseline_range [2.0, 1.0] runs from high to low"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "unit", "value", "baseline"),
+    [
+        ({"value": 3e-06, "read_from": "text"}, "GB", "3 KB", "BF16"),
+        ({"value": 0.25, "read_from": "text"}, "GB", "250 MB", "BF16"),
+        ({"value": 0.5, "read_from": "table", "baseline_value": 2.0}, "s", "500 ms", "BF16 (2 s)"),
+        ({"value": 1.5, "read_from": "plot", "baseline_value": 1.0}, "×", "≈1.5×", "BF16 (≈1×)"),
+        ({"range": [1.2, 1.8], "read_from": "table", "baseline_range": [0.9, 1.0]}, "×", "1.2–1.8×", "BF16 (0.9–1×)"),
+    ],
+)  # fmt: skip
+def test_values_read_in_units_that_fit_and_plot_readings_are_approximate(
+    fields: dict[str, object], unit: str, value: str, baseline: str
+) -> None:
+    row = {"metric": "m", "baseline": "BF16", "model": "M", "format": "fp8", "source": "a"}
+    m = Measurement.model_validate({**row, "locator": "Tab. 1", **fields}, strict=False)
+    assert (value_text(m, unit), baseline_text(m, unit)) == (value, baseline)
