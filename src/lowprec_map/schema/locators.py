@@ -54,10 +54,17 @@ _MEDIUM_WORDS = {
 _PREFIX = re.compile(r"^(Blog|Docs|README|Release notes)\b[,;:]?\s*|^§\s*")
 
 
+# A blog's, docs page's or README's table or figure is a table or a figure all the same.
+_MEDIA = ("blog section", "docs section", "README section", "release notes section")
+
+
 def locator_kind(locator: str) -> str:
     """What a locator points at, from how it is written: 'table', 'figure', 'abstract'..."""
     for kind, pattern in LOCATOR_KINDS:
         if pattern.search(locator):
+            if kind in _MEDIA:
+                inner = locator_kind(_PREFIX.sub("", locator, count=1))
+                return inner if inner in ("table", "figure") else kind
             return kind
     return "other"
 
