@@ -69,6 +69,19 @@ def locator_kind(locator: str) -> str:
     return "other"
 
 
+# Kinds a locator's own first word already names ('Tab. 2' is plainly a table).
+_EVIDENT = ("abstract", "table", "figure", "appendix", "equation", "algorithm", "section")
+
+
+def shown_kind(locator: str) -> str | None:
+    """The kind to show beside a locator, or None when its own first words name it."""
+    kind = locator_kind(locator)
+    for evident in _EVIDENT:
+        if kind == evident and dict(LOCATOR_KINDS)[evident].match(locator):
+            return None
+    return kind
+
+
 def locator_problem(locator: str) -> str | None:
     """Why `locator` names no place a reader can find, or None when it names one."""
     kind = locator_kind(locator)

@@ -12,7 +12,7 @@ import jinja2
 
 from lowprec_map.content.evidence import PREDICTION_RULE, support_kind
 from lowprec_map.registry import REGISTRY, type_name
-from lowprec_map.schema.locators import locator_kind
+from lowprec_map.schema.locators import shown_kind
 from lowprec_map.site.bibtex import claim_bibtex, dossier_bibtex
 from lowprec_map.site.charts import baseline_text, setting_text, value_text
 from lowprec_map.site.reads import LinkedEntry
@@ -45,7 +45,7 @@ def template_table(renderer: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
         "dossier_bibtex": lambda e: dossier_bibtex(e.whole()),
         "claim_bibtex": lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
         "support_kind": lambda e: support_kind(e.fields("sources").model),
-        "locator_kind": locator_kind,
+        "shown_kind": shown_kind,
         "ring_layout": ring_layout,
         "first_sentence": first_sentence,
         "label_start": label_start,
