@@ -23,6 +23,7 @@ from conftest import MINIMAL, REPO, MakeProject, tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lowprec_map.cli import main
 from lowprec_map.content.check import check
 from lowprec_map.content.project import Project
 from lowprec_map.dev import incremental
@@ -633,3 +634,20 @@ def test_serve_previews_from_its_own_folder(server: Served) -> None:
     wait_for(lambda: "Alpha, previewed." in fetch(base + "claims/alpha-fast/")[1])
     assert tree(root / "_site") == offline
     assert (root / ".lowprec-cache/serve/claims/alpha-fast/index.html").is_file()
+
+
+def test_serve_shows_a_draft_with_a_banner_and_keeps_it_out_of_the_data(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    project = make_project()
+    assert main(["new", "claim", "in-progress", "--content", str(project.content)]) == 0
+    dev = DevSite(project, tmp_path / "dev")
+    dev.rebuild()
+    assert dev.errors == []  # a draft is a warning, never the error page
+    dev.write_exports()
+    page = (tmp_path / "dev" / "claims" / "in-progress" / "index.html").read_text()
+    assert 'class="draft-banner"' in page and "build</code> leaves it out" in page
+    published = (tmp_path / "dev" / "claims" / "alpha-fast" / "index.html").read_text()
+    assert "draft-banner" not in published
+    for name in ("data/map.json", "data/claims.csv", "data/measurements.csv", "claims.bib"):
+        assert "in-progress" not in (tmp_path / "dev" / name).read_text(), name
