@@ -41,7 +41,8 @@ def hero_counts(page: BeautifulSoup) -> dict[str, int]:
 def test_hero_counts_equal_the_content(real_site: Path, real_graph: MapGraph) -> None:
     counts = real_graph.counts()
     assert hero_counts(soup(real_site, "index.html")) == {
-        "core dossiers": counts["core"],
+        "works on the map": counts["dossier"],
+        "core works": counts["core"],
         "indexed claims": counts["claim"],
         "evidence labels": counts["evidence"],
         "research programs": counts["program"],

@@ -35,7 +35,7 @@ MISTAKES = [
         4,
         "'entry_titel' is undefined",
     ),
-    ("index.html", "{% endfor %}", "{% endfro %}", 24, "unknown tag 'endfro'"),
+    ("index.html", "{% endfor %}", "{% endfro %}", 25, "unknown tag 'endfro'"),
 ]
 
 
