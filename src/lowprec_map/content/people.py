@@ -71,6 +71,7 @@ class People:
         self.person_groups: dict[Identity, frozenset[Identity]] = {}
         self.distinct: set[frozenset[str]] = set()
         self.problems: list[Problem] = []
+        self._who: dict[str, Who] = {}  # per dossier key: each is asked once per rule
         for entry in graph.entries("research_group"):
             assert isinstance(entry.model, ResearchGroup)
             self._spell(entry, [entry.model.name, *entry.model.spellings])
@@ -96,11 +97,20 @@ class People:
 
     def identity(self, spelling: str) -> Identity:
         """Whom a spelling names: a person or group people.yaml knows, or a name of its own."""
-        key = normalized(spelling)
+        return self.identity_of(normalized(spelling))
+
+    def identity_of(self, key: str) -> Identity:
+        """Whom a normalised spelling names."""
         return self.spelled.get(key, f"name:{key}")
 
     def who(self, dossier: Entry) -> Who:
         """The dossier's people and groups."""
+        found = self._who.get(dossier.key)
+        if found is None:
+            found = self._who[dossier.key] = self._find_who(dossier)
+        return found
+
+    def _find_who(self, dossier: Entry) -> Who:
         assert isinstance(dossier.model, Dossier)
         named = [self.identity(a) for a in (*dossier.model.authors, *dossier.model.contributors)]
         people = frozenset(i for i in named if not i.startswith("research_group:"))
@@ -144,7 +154,7 @@ def _resemblances(graph: MapGraph, people: People) -> Iterator[Problem]:
             for index, name in enumerate(names):
                 key = normalized(name)
                 keys.append(key)
-                identity = people.identity(name)
+                identity = people.identity_of(key)
                 if not identity.startswith("research_group:"):
                     spellings.setdefault(key, Spelled(key, identity, dossier, (field, index)))
         together.update(frozenset(pair) for pair in itertools.combinations(set(keys), 2))
@@ -195,16 +205,19 @@ def _resemblance(a: Spelled, b: Spelled) -> Problem | None:
 
 def _close_pairs(keys: list[str]) -> Iterator[tuple[str, str]]:
     """Pairs of normalised spellings that may be one person written two ways."""
-    by_surname: dict[str, list[str]] = defaultdict(list)
+    # Only spellings that could resemble share a bucket: the same surname and first
+    # initial ('s zhang', 'shuai zhang'), either way round, or the same letters (a
+    # reordering, or a handle made of the name's words).
+    by_name: dict[tuple[str, str], list[str]] = defaultdict(list)
     by_letters: dict[str, list[str]] = defaultdict(list)
     for key in keys:
         words = key.split()
-        by_surname[words[-1]].append(key)
         if len(words) > 1:
-            by_surname[words[0]].append(key)  # 'Zhang Shuai', family name first
+            by_name[(words[-1], words[0][0])].append(key)
+            by_name[(words[0], words[-1][0])].append(key)  # 'Zhang Shuai', family name first
         by_letters["".join(sorted(key.replace(" ", "")))].append(key)
     seen: set[frozenset[str]] = set()
-    for group in (*by_surname.values(), *by_letters.values()):
+    for group in (*by_name.values(), *by_letters.values()):
         for a, b in itertools.combinations(sorted(set(group)), 2):
             pair = frozenset((a, b))
             if pair not in seen and _resemble(a, b):
