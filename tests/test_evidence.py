@@ -16,7 +16,8 @@ from lowprec_map.content.check import check
 from lowprec_map.content.evidence import LABEL_RULES
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.pipeline import build
-from lowprec_map.schema.entries import Claim, Dossier, Measurement
+from lowprec_map.schema.claims import Claim, Measurement
+from lowprec_map.schema.entries import Dossier
 from lowprec_map.site.charts import baseline_text, value_text
 
 CLAIM = "statement: S.\nlabel: {label}\nsources:\n{sources}"

@@ -16,7 +16,8 @@ from conftest import REPO
 
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.pipeline import export_files
-from lowprec_map.schema.entries import Claim, Dossier
+from lowprec_map.schema.claims import Claim
+from lowprec_map.schema.entries import Dossier
 from lowprec_map.site_files import SITE_FILES
 
 ATOM = "{http://www.w3.org/2005/Atom}"

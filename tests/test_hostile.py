@@ -23,7 +23,7 @@ from lowprec_map.content.check import check
 from lowprec_map.content.load import load_file, parse_yaml
 from lowprec_map.errors import Problem
 from lowprec_map.pipeline import build
-from lowprec_map.schema.entries import Claim
+from lowprec_map.schema.claims import Claim
 
 PROBLEM_LINE = re.compile(r"^[^\n]+:\d+:\d+: [^\n]+$")
 FIELDS = [*Claim.model_fields, "id", "sumary", "dossier", "locator", "<<", "label "]

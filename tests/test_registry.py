@@ -20,8 +20,7 @@ from lowprec_map.dev.scaffold import write_schemas
 from lowprec_map.errors import ContentError
 from lowprec_map.pipeline import build
 from lowprec_map.registry import REGISTRY, EntryType, Listing, Naming, RegistryError
-from lowprec_map.schema.entries import Dated
-from lowprec_map.schema.fields import Markdown, RefTo, Slug, Text
+from lowprec_map.schema.fields import Dated, Markdown, RefTo, Slug, Text
 
 
 class Note(Dated):

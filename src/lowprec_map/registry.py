@@ -21,15 +21,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from lowprec_map.schema import skeletons
-from lowprec_map.schema.entries import (
-    Claim,
-    Dossier,
-    FailureMode,
-    Page,
-    Program,
-    ReadingPath,
-    Tension,
-)
+from lowprec_map.schema.claims import Claim
+from lowprec_map.schema.entries import Dossier, FailureMode, Page, Program, ReadingPath, Tension
 from lowprec_map.schema.fields import Model, RefTo
 from lowprec_map.schema.frame import (
     Domain,

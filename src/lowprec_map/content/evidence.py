@@ -16,7 +16,8 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.people import People, independent_works
 from lowprec_map.errors import Problem, SourcePos, suggest
-from lowprec_map.schema.entries import Claim, Dossier, Source
+from lowprec_map.schema.claims import Claim, Source
+from lowprec_map.schema.entries import Dossier
 
 
 @dataclass(frozen=True)

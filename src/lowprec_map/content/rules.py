@@ -15,7 +15,8 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.people import check_people
 from lowprec_map.errors import Problem, Severity, SourcePos
 from lowprec_map.registry import REGISTRY, type_name
-from lowprec_map.schema.entries import Claim, Dossier, FailureMode, ReadingPath, Tension
+from lowprec_map.schema.claims import Claim
+from lowprec_map.schema.entries import Dossier, FailureMode, ReadingPath, Tension
 
 # Entries of these types are expected to be referenced; unreferenced ones are orphans.
 # Labels and perturbations are vocabulary: an unused one shows a gap in the map

@@ -7,10 +7,18 @@ the graph, so nothing else needs to know which fields are references.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 from lowprec_map.schema.locators import checked_locator
 
@@ -126,3 +134,21 @@ class Model(BaseModel):
     """Strict base: unknown fields are errors, values are never coerced silently."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Dated(Model):
+    """Entries carry when they were added and last updated, for the feed and /changes/."""
+
+    added: datetime.date = Field(description="When the entry was added to the map (YYYY-MM-DD).")
+    updated: datetime.date = Field(description="When its content last changed (YYYY-MM-DD).")
+    draft: bool = Field(
+        default=False,
+        description="A draft (as `new` writes it): `serve` shows it with a banner, `build` "
+        "leaves it out and `check --strict` fails while it remains. Delete the line to publish.",
+    )
+
+    @model_validator(mode="after")
+    def _updated_after_added(self) -> Dated:
+        if self.updated < self.added:
+            raise ValueError(f"updated ({self.updated}) is before added ({self.added})")
+        return self

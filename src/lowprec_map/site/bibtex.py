@@ -12,7 +12,8 @@ import re
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.schema.entries import Claim, Dossier
+from lowprec_map.schema.claims import Claim
+from lowprec_map.schema.entries import Dossier
 from lowprec_map.schema.frame import Site
 from lowprec_map.site.urls import entry_url
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.schema.entries import Measurement, Setting
+from lowprec_map.schema.claims import Measurement, Setting
 from lowprec_map.schema.frame import Metric
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.views import Row, in_file_order, measurement_rows

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from lowprec_map.content.entry import Entry
-from lowprec_map.schema.entries import Claim, Source
+from lowprec_map.schema.claims import Claim, Source
 from lowprec_map.site.charts import MetricChart
 from lowprec_map.site.evidence_views import EvidenceDepth
 from lowprec_map.site.layout import MapLayout

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import Prediction, prediction
 from lowprec_map.content.people import People, independent_works
-from lowprec_map.schema.entries import Claim, Dossier
+from lowprec_map.schema.claims import Claim
+from lowprec_map.schema.entries import Dossier
 from lowprec_map.schema.locators import LOCATOR_KINDS, locator_kind
 from lowprec_map.site.reads import Reader
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.evidence import support_kind
 from lowprec_map.content.graph import MapGraph
-from lowprec_map.schema.entries import Claim, Measurement, Setting
+from lowprec_map.schema.claims import Claim, Measurement, Setting
 from lowprec_map.schema.frame import Metric
 from lowprec_map.schema.locators import locator_kind
 from lowprec_map.site.urls import entry_url

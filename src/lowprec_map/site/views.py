@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
 from lowprec_map.registry import REGISTRY
-from lowprec_map.schema.entries import Claim, Dated, Dossier, LabelChange, Measurement
-from lowprec_map.schema.fields import Tensor
+from lowprec_map.schema.claims import Claim, LabelChange, Measurement
+from lowprec_map.schema.entries import Dossier
+from lowprec_map.schema.fields import Dated, Tensor
 from lowprec_map.site.reads import Reader
 
 TENSOR_ORDER: tuple[str, ...] = typing.get_args(Tensor)
