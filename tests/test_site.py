@@ -19,6 +19,7 @@ from lowprec_map.content.graph import MapGraph
 from lowprec_map.content.people import People
 from lowprec_map.pipeline import build
 from lowprec_map.schema.entries import Dossier
+from lowprec_map.site.views import measurement_domain, measurement_rows
 
 
 @pytest.fixture
@@ -320,3 +321,23 @@ def test_about_counts_who_did_the_work(real_site: Path, real_graph: MapGraph) ->
         )
         kicker = page.select_one("p.kicker .support")
         assert kicker is not None and kicker.get_text() == support_kind(claim.model)  # type: ignore[arg-type]
+
+
+def test_compare_shows_one_domain_like_for_like_and_the_others_a_click_away(
+    real_site: Path, real_graph: MapGraph
+) -> None:
+    def claims_marked(page: str) -> set[str]:
+        html = BeautifulSoup((real_site / page).read_text(), "html.parser")
+        return {a["href"].rstrip("/").rsplit("/", 1)[-1] for a in html.select("a.mark")}  # type: ignore[union-attr]
+
+    domains: dict[str, set[str]] = {}
+    for row in measurement_rows(real_graph.entries("claim")):
+        m = row.measurement
+        domain = measurement_domain(m, real_graph.get("dossier", m.source))
+        domains.setdefault(domain, set()).add(row.claim.id)
+    assert claims_marked("compare/index.html") == domains["llm-rl"]  # the first domain
+    assert claims_marked("compare/diffusion-rl/index.html") == domains["diffusion-rl"]
+    assert claims_marked("compare/all/index.html") == set().union(*domains.values())
+    nav = BeautifulSoup((real_site / "compare/index.html").read_text(), "html.parser")
+    current = nav.select('nav.domain-views a[aria-current="page"]')
+    assert [a.get_text(" ", strip=True).split(" ")[0] for a in current] == ["LLM"]

@@ -17,7 +17,7 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.schema.claims import Measurement, Setting
 from lowprec_map.schema.frame import Metric
 from lowprec_map.site.reads import Reader
-from lowprec_map.site.views import Row, in_file_order, measurement_rows
+from lowprec_map.site.views import Row, in_file_order, measurement_domain, measurement_rows
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48
@@ -67,11 +67,16 @@ class MetricChart(NamedTuple):
     marks: list[Mark]
 
 
-def metric_charts(reader: Reader) -> tuple[list[MetricChart], list[Entry]]:
-    """A chart per metric with measurements, and the metrics that have none yet."""
+def metric_charts(
+    reader: Reader, domain: str | None = None
+) -> tuple[list[MetricChart], list[Entry]]:
+    """A chart per metric with measurements (from `domain` only, if given), and the metrics
+    that have none there."""
     by_metric: dict[str, list[Row]] = {}
     for row in measurement_rows(reader.entries("claim")):
-        by_metric.setdefault(row.measurement.metric, []).append(row)
+        m = row.measurement
+        if domain is None or measurement_domain(m, reader.get("dossier", m.source)) == domain:
+            by_metric.setdefault(m.metric, []).append(row)
     charts, empty = [], []
     for metric in in_file_order(reader.entries("metric")):
         mine = by_metric.get(metric.id)

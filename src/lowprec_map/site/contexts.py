@@ -93,8 +93,13 @@ class CompareContext:
     """Metrics no claim measures yet."""
     measurement_count: int
     """How many measurements the charts hold."""
+    domain: Entry | None
+    """The domain whose numbers this page shows; None: every domain."""
     domains: list[tuple[Entry, int]]
     """Every domain with how many measurements come from it."""
+    views: list[tuple[str, str, int, bool]]
+    """The page's views (name, URL, measurements, whether it is this one): a domain each,
+    the first at /compare/, and every domain together."""
     data_files: list[SiteFile]
     """The data files this page offers (measurements.csv)."""
 

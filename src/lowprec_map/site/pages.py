@@ -8,6 +8,7 @@ never query the graph.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -100,13 +101,7 @@ def plan_pages(
             "Papers, claims, tensions, programs and failure modes, and how they connect.",
             lambda reader: _map_context(reader, layout_of),
         ),
-        PageSpec(
-            "compare/",
-            "compare.html",
-            "The numbers side by side",
-            "Every measurement the claims carry, per metric: a chart and its table.",
-            _compare_context,
-        ),
+        *_compare_pages(graph),
         _search_page(),
         PageSpec(
             "changes/",
@@ -136,7 +131,9 @@ def plan_pages(
 def site_urls(graph: MapGraph) -> list[str]:
     """The URL of every HTML page, sorted (for the sitemap and for pruning stale files)."""
     own = [f.url for f in site_files(kind="page") if f.url.endswith("/") or not f.url]
-    fixed = [*own, *(listing_url(t.name) for t in REGISTRY.listed_types)]
+    views = _compare_views(graph)
+    compare = [_compare_url(view, views) for view in views]
+    fixed = [*own, *compare, *(listing_url(t.name) for t in REGISTRY.listed_types)]
     entries = [
         entry_url(e)
         for t in (*REGISTRY.page_types, REGISTRY.by_name["evidence"])
@@ -189,14 +186,60 @@ def _map_context(reader: Reader, layout_of: Callable[[MapGraph], MapLayout]) -> 
     return MapContext(layout, layout.node_cards(), reader.entries("program"))
 
 
-def _compare_context(reader: Reader) -> CompareContext:
-    """Per metric with measurements, its chart and rows; the metrics still without any."""
-    charts, empty = metric_charts(reader)
+def _compare_pages(graph: MapGraph) -> list[PageSpec]:
+    """/compare/ shows the first domain's numbers (LLM RL), /compare/<domain>/ each other
+    domain's and /compare/all/ every domain's: numbers compare like for like within one
+    domain, and each view is a link, so it works without JavaScript."""
+    views = _compare_views(graph)
+    return [
+        PageSpec(
+            _compare_url(view, views),
+            "compare.html",
+            "The numbers side by side" + (f" — {_domain_name(graph, view)}" if view else ""),
+            "Every measurement the claims carry, per metric: a chart and its table.",
+            functools.partial(_compare_context, view=view, views=views),
+        )
+        for view in views
+    ]
+
+
+def _compare_views(graph: MapGraph) -> list[str | None]:
+    """/compare/'s views: each domain in taxonomy order, then every domain (None)."""
+    return [*(d.id for d in in_file_order(graph.entries("domain"))), None]
+
+
+def _compare_url(view: str | None, views: list[str | None]) -> str:
+    if view == views[0]:
+        return "compare/"
+    return f"compare/{view or 'all'}/"
+
+
+def _domain_name(graph: MapGraph, domain: str) -> str:
+    return str(getattr(graph.get("domain", domain).model, "name", domain))
+
+
+def _compare_context(reader: Reader, view: str | None, views: list[str | None]) -> CompareContext:
+    """Per metric with measurements in `view` (a domain, or None: all), its chart and rows;
+    the metrics without any there."""
+    charts, empty = metric_charts(reader, view)
+    counts = domain_counts(reader)
+    by_id = {d.id: (d, n) for d, n in counts}
+    links = [
+        (
+            by_id[v][0].model.name if v is not None else "All domains",  # type: ignore[attr-defined]
+            _compare_url(v, views),
+            by_id[v][1] if v is not None else sum(n for _, n in counts),
+            v == view,
+        )
+        for v in views
+    ]
     return CompareContext(
         charts=charts,
         empty_metrics=empty,
         measurement_count=sum(len(chart.rows) for chart in charts),
-        domains=domain_counts(reader),
+        domain=by_id[view][0] if view is not None else None,
+        domains=counts,
+        views=links,
         data_files=site_files(linked_from="compare/"),
     )
 
