@@ -249,7 +249,7 @@ def label_start(name: str, limit: int) -> str:
     words = name[: limit + 1].split(" ")[:-1] or [name[:limit]]
     # A bracket opened and not closed reads as a fragment (and accessibility checkers
     # then fail to find the label in the name): end before it.
-    while len(words) > 1 and words[-1].count("(") > words[-1].count(")"):
+    while len(words) > 1 and "".join(words).count("(") > "".join(words).count(")"):
         words.pop()
     return " ".join(words).rstrip(",;:")
 
