@@ -283,7 +283,14 @@ def test_prediction_status_is_computed_from_the_claims_that_test_it(
         "measured\n", "mechanistic\n", 1
     )
     assert status({"claims/against.yaml": argued + "mechanism: M.\n"}) == "supported"
-    assert status({"claims/both-agree.yaml": None}) == "open"
+    tension = (
+        (MINIMAL / "tensions/alpha-vs-beta.yaml")
+        .read_text()
+        .replace("boundary: [both-agree]\n", "")
+    )
+    assert (
+        status({"claims/both-agree.yaml": None, "tensions/alpha-vs-beta.yaml": tension}) == "open"
+    )
 
 
 # ---------------------------------------------------------------- the real map's data

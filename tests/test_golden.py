@@ -53,11 +53,12 @@ EDGES = {
     # taxonomy.yaml: both perturbations in the compute group
     ("perturbation:rollout-weights", "group:compute", "in-group"),
     ("perturbation:kv-cache", "group:compute", "in-group"),
-    # tensions/alpha-vs-beta.yaml: two sides, two claims, in prog
+    # tensions/alpha-vs-beta.yaml: two sides, each backed by a claim, one on the boundary
     ("tension:alpha-vs-beta", "dossier:alpha", "side"),
     ("tension:alpha-vs-beta", "dossier:beta", "side"),
-    ("tension:alpha-vs-beta", "claim:alpha-fast", "about"),
-    ("tension:alpha-vs-beta", "claim:beta-slow", "about"),
+    ("tension:alpha-vs-beta", "claim:alpha-fast", "backs-side"),
+    ("tension:alpha-vs-beta", "claim:beta-slow", "backs-side"),
+    ("tension:alpha-vs-beta", "claim:both-agree", "about"),
     ("tension:alpha-vs-beta", "program:prog", "in-program"),
 }
 

@@ -269,3 +269,44 @@ def prediction(program: Entry, testing: list[Entry]) -> Prediction:
     else:
         status = "open"
     return Prediction(status, support, contra, outcomes["pending"])
+
+
+# ---------------------------------------------------------------- tensions
+
+TENSION_STATE_RULE = (
+    "A side rests on figures when one of its claims has a supporting source whose figure was "
+    "read; on words when its best claim is stated only; on arguments when it is argued only. "
+    "Both sides on figures: both sides measured. One side on figures: one side measured. "
+    "Neither: both sides argued or stated. A boundary claim on figures is shown beside it; "
+    "with none, a named missing variable means the tension waits on it."
+)
+
+
+def side_basis(kinds: list[str]) -> str:
+    """What a side rests on, from its claims' kinds of support: 'figures', 'words',
+    'arguments' or 'nothing yet'."""
+    if "figure read" in kinds:
+        return "figures"
+    if "stated only" in kinds or "reported only" in kinds:
+        return "words"
+    if "argued only" in kinds:
+        return "arguments"
+    return "nothing yet"
+
+
+def tension_state(sides: list[list[str]], boundary: list[str], missing_variable: bool) -> str:
+    """A tension's state, computed from its sides' and boundary's kinds of support."""
+    bases = [side_basis(kinds) for kinds in sides]
+    measured = [b == "figures" for b in bases]
+    others = {"words": "stated only", "arguments": "only argued", "nothing yet": "without claims"}
+    if all(measured):
+        state = "both sides measured"
+    elif any(measured):
+        state = f"one side measured, the other {others[bases[measured.index(False)]]}"
+    else:
+        state = "neither side measured"
+    if "figure read" in boundary:
+        return f"{state}; a boundary condition measured"
+    if missing_variable:
+        return f"{state}; waiting on the missing variable"
+    return state

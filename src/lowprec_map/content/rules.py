@@ -64,11 +64,37 @@ def _conflicts_mutual(graph: MapGraph) -> Iterator[Problem]:
 
 
 def _tension_sides_differ(graph: MapGraph) -> Iterator[Problem]:
+    """Two different sides; each claim placed once (a side or the boundary); none unplaced."""
     for entry in graph.entries("tension"):
         assert isinstance(entry.model, Tension)
-        first, second = entry.model.sides
+        tension = entry.model
+        first, second = tension.sides
         if first.dossier == second.dossier:
             yield Problem(entry.pos(("sides", 1, "dossier")), "a tension's two sides must differ")
+        placed: dict[str, str] = {}
+        places = [(("sides", i, "claims"), side.claims) for i, side in enumerate(tension.sides)]
+        for loc, ids in [*places, (("boundary",), tension.boundary)]:
+            for index, claim_id in enumerate(ids):
+                where = (
+                    "side 1"
+                    if loc[:2] == ("sides", 0)
+                    else "side 2"
+                    if loc[0] == "sides"
+                    else "the boundary"
+                )
+                if claim_id in placed:
+                    yield Problem(
+                        entry.pos((*loc, index)),
+                        f"claim '{claim_id}' is placed twice: on {placed[claim_id]} and on {where}",
+                    )
+                placed.setdefault(claim_id, where)
+        for index, claim_id in enumerate(tension.claims):
+            yield Problem(
+                entry.pos(("claims", index)),
+                f"claim '{claim_id}' is at stake but on no side: move it to a side's claims "
+                "or to boundary",
+                Severity.WARNING,
+            )
 
 
 def _dossiers_unique(graph: MapGraph) -> Iterator[Problem]:

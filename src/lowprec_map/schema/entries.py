@@ -16,6 +16,7 @@ from lowprec_map.schema.claims import Citation
 from lowprec_map.schema.fields import (
     AboutClaim,
     ArxivId,
+    BacksSide,
     ByGroup,
     Cites,
     Dated,
@@ -147,6 +148,10 @@ class Dossier(Dated):
 class Side(Model):
     dossier: HasSide = Field(description="The dossier on this side.")
     position: Text = Field(description="What this side reports.")
+    claims: list[BacksSide] = Field(
+        default=[],
+        description="The claims that back this side's position (whoever's work they come from).",
+    )
 
 
 class Tension(Dated):
@@ -166,7 +171,16 @@ class Tension(Dated):
     missing_variable: Text | None = Field(
         default=None, description="The variable neither side controls."
     )
-    claims: list[AboutClaim] = Field(default=[], description="Claims at stake.")
+    boundary: list[AboutClaim] = Field(
+        default=[],
+        description="Claims that bear on the boundary between the sides: a condition under "
+        "which one side or the other holds, or the missing variable.",
+    )
+    claims: list[AboutClaim] = Field(
+        default=[],
+        description="Claims at stake not yet placed on a side or on the boundary (a warning: "
+        "place each one).",
+    )
     programs: list[InProgram] = Field(default=[], description="Programs that could settle it.")
 
     @model_validator(mode="after")

@@ -221,6 +221,10 @@ class DossierContext(EntryContext):
     """The claims that cite the work."""
     measurements: list[Row]
     """The measurements those claims take from this work."""
+    standing: dict[str, Any]
+    """`site/standing.py`'s `Standing` as a dict (so its entries reach templates linked):
+    the tensions it is a side of, the works that agree or disagree through shared claims,
+    its relations both ways, and the claims citing it by stance."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,14 @@ class ClaimContext(EntryContext):
     """The claim's measurements."""
     stances: list[tuple[str, list[Source]]]
     """Its sources by stance (supports, contrasts, mentions), each stance that has any."""
+
+
+@dataclass(frozen=True)
+class TensionContext(EntryContext):
+    """A tension's page."""
+
+    side_rows: list[list[Row]]
+    """Per side, the measurements its claims carry."""
 
 
 @dataclass(frozen=True)
@@ -262,6 +274,6 @@ CONTEXTS = (
     LandingContext, MapContext, CompareContext, ChangesContext, SearchContext,
     ListingContext, ProgramsContext, DossierIndexContext, LedgerContext, SitemapContext,
     FeedContext, NotFoundContext, EntryContext, DossierContext, ClaimContext,
-    ProgramContext, PageEntryContext,
+    ProgramContext, PageEntryContext, TensionContext,
 )  # fmt: skip
 """Every kind of page context, for the contract test."""

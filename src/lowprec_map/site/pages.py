@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.registry import REGISTRY
-from lowprec_map.schema.entries import FailureMode
+from lowprec_map.schema.entries import FailureMode, Tension
 from lowprec_map.site.charts import metric_charts
 from lowprec_map.site.contexts import (
     ChangesContext,
@@ -37,6 +37,7 @@ from lowprec_map.site.contexts import (
     ProgramsContext,
     SearchContext,
     SitemapContext,
+    TensionContext,
     by_stance,
 )
 from lowprec_map.site.evidence_views import (
@@ -47,6 +48,7 @@ from lowprec_map.site.evidence_views import (
 )
 from lowprec_map.site.layout import MapLayout, layout_map, local_layout
 from lowprec_map.site.reads import Reader
+from lowprec_map.site.standing import standing
 from lowprec_map.site.urls import entry_url, listing_url
 from lowprec_map.site.views import (
     belief_changes,
@@ -374,7 +376,8 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], object]
         if entry_type == "dossier":
             citing = reader.backlinks(entry, "claim")
             rows = [r for r in measurement_rows(citing) if r.measurement.source == entry_id]
-            return DossierContext(*common, citing=citing, measurements=rows)
+            place = vars(standing(reader, entry))
+            return DossierContext(*common, citing=citing, measurements=rows, standing=place)
         if entry_type == "claim":
             rows = measurement_rows([entry])
             return ClaimContext(*common, measurements=rows, stances=by_stance(entry))
@@ -384,6 +387,10 @@ def _entry_context(entry_type: str, entry_id: str) -> Callable[[Reader], object]
             return ProgramContext(*common, members=members, prediction=prediction)
         if entry_type == "page":
             return _page_context(reader, common)
+        if entry_type == "tension":
+            assert isinstance(entry.model, Tension)
+            claims = [[reader.get("claim", c) for c in side.claims] for side in entry.model.sides]
+            return TensionContext(*common, side_rows=[measurement_rows(cs) for cs in claims])
         return EntryContext(*common)
 
     return context

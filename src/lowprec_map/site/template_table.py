@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from lowprec_map.content.evidence import PREDICTION_RULE, support_kind
+from lowprec_map.content.evidence import (
+    PREDICTION_RULE,
+    TENSION_STATE_RULE,
+    side_basis,
+    support_kind,
+    tension_state,
+)
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.locators import shown_kind
 from lowprec_map.site.bibtex import claim_bibtex, dossier_bibtex
@@ -45,6 +51,8 @@ def template_table(renderer: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
         "dossier_bibtex": lambda e: dossier_bibtex(e.whole()),
         "claim_bibtex": lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
         "support_kind": lambda e: support_kind(e.fields("sources").model),
+        "tension_state": _tension_state,
+        "side_basis": lambda claims: side_basis([_support(c) for c in claims]),
         "shown_kind": shown_kind,
         "ring_layout": ring_layout,
         "first_sentence": first_sentence,
@@ -56,6 +64,7 @@ def template_table(renderer: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
     values = {
         "offline": renderer.offline,
         "prediction_rule": PREDICTION_RULE,
+        "tension_state_rule": TENSION_STATE_RULE,
         "assets": renderer.assets,
         # The site table's pages, then the listings the registry puts in the masthead.
         "masthead_links": [
@@ -82,6 +91,18 @@ def _url_filter(context: jinja2.runtime.Context, target: LinkedEntry | str) -> s
         return f"{root}{url}"  # 404.html is served at any depth: relative links would break
     link = relative(str(context["page_file"]), url)
     return naming_files(link) if context["offline"] else link
+
+
+def _support(claim: LinkedEntry) -> str:
+    return support_kind(claim.fields("sources").model)  # type: ignore[arg-type]
+
+
+def _tension_state(tension: LinkedEntry) -> str:
+    """A tension's state from its sides' and boundary's claims (content/evidence.py)."""
+    model = tension.model
+    sides = [[_support(c) for c in side.claims] for side in model.sides]
+    boundary = [_support(c) for c in model.boundary]
+    return tension_state(sides, boundary, model.missing_variable is not None)
 
 
 def _human_date(value: datetime.date) -> str:
