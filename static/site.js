@@ -67,14 +67,80 @@
     }
   });
 
-  facet({
-    param: "label", links: "a[data-label-filter]", valueAttr: "data-label-filter",
-    items: "article.claim[data-label]", itemAttr: "data-label", counted: "article.claim",
-    groups: ".claim-group", status: "label-status",
-    describe: function (name, n) {
-      return name ? "Showing " + n + " claims labelled " + name : "Showing all " + n + " claims";
+  // The claim ledger: the label links and the facet selects combine; each option says
+  // how many claims it would show given the other choices; the state lives in the URL.
+  var facetForm = document.querySelector("form[data-facets]");
+  var labelLinks = Array.prototype.slice.call(document.querySelectorAll("a[data-label-filter]"));
+  if (labelLinks.length) {
+    var claims = Array.prototype.slice.call(document.querySelectorAll("article.claim[data-label]"));
+    var selects = facetForm ? Array.prototype.slice.call(facetForm.querySelectorAll("select[data-facet]")) : [];
+    var ledgerStatus = document.getElementById("label-status");
+    var labels = labelLinks.map(function (a) { return a.getAttribute("data-label-filter"); });
+    var chosen = function () {
+      var state = { label: params().get("label") || "" };
+      if (labels.indexOf(state.label) < 0) { state.label = ""; }
+      selects.forEach(function (sel) { state[sel.name] = params().get(sel.name) || ""; });
+      return state;
+    };
+    var matches = function (item, state, skip) {
+      return Object.keys(state).every(function (key) {
+        if (key === skip || !state[key]) { return true; }
+        return tokens(item.getAttribute("data-" + key)).indexOf(state[key]) >= 0;
+      });
+    };
+    var applyLedger = function () {
+      var state = chosen();
+      var shown = 0;
+      claims.forEach(function (item) {
+        var match = matches(item, state, null);
+        item.hidden = !match;
+        if (match) { shown += 1; }
+      });
+      document.querySelectorAll(".claim-group").forEach(function (group) {
+        group.hidden = !group.querySelector("article.claim[data-label]:not([hidden])");
+      });
+      labelLinks.forEach(function (a) {
+        a.setAttribute("aria-pressed", a.getAttribute("data-label-filter") === state.label ? "true" : "false");
+      });
+      selects.forEach(function (sel) {
+        sel.value = state[sel.name];
+        Array.prototype.slice.call(sel.options).forEach(function (option) {
+          var trial = Object.assign({}, state);
+          trial[sel.name] = option.value;
+          var n = claims.filter(function (item) { return matches(item, trial, null); }).length;
+          var name = option.textContent.replace(/ \(\d+\)$/, "");
+          option.textContent = name + " (" + n + ")";
+          option.disabled = n === 0 && option.value !== state[sel.name];
+        });
+      });
+      var parts = Object.keys(state).filter(function (key) { return state[key]; });
+      ledgerStatus.textContent = "Showing " + shown + " of " + claims.length + " claims" +
+        (parts.length ? " (filtered by " + parts.join(", ") + ")" : "");
+    };
+    labelLinks.forEach(function (a) {
+      a.setAttribute("role", "button");
+      a.addEventListener("click", function (event) {
+        event.preventDefault();
+        setParam("label", a.getAttribute("data-label-filter"), true);
+        applyLedger();
+      });
+    });
+    if (facetForm) {
+      facetForm.hidden = false;
+      selects.forEach(function (sel) {
+        sel.addEventListener("change", function () { setParam(sel.name, sel.value, true); applyLedger(); });
+      });
+      facetForm.addEventListener("reset", function (event) {
+        event.preventDefault();
+        selects.forEach(function (sel) { setParam(sel.name, "", false); });
+        setParam("label", "", true);
+        applyLedger();
+      });
+      facetForm.addEventListener("submit", function (event) { event.preventDefault(); });
     }
-  });
+    window.addEventListener("popstate", applyLedger);
+    applyLedger();
+  }
 
   // Search: filter the full index already on the page.
   var input = document.getElementById("search-input");

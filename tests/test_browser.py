@@ -12,7 +12,9 @@ from browser import AXE_SCRIPT, CHROMIUM, CHROMIUM_ARGS, require, serve
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from lowprec_map.content.entry import Entry
+from lowprec_map.content.evidence import support_kind
 from lowprec_map.content.graph import MapGraph
+from lowprec_map.schema.claims import Claim
 from lowprec_map.schema.entries import Dossier, Program
 from lowprec_map.schema.frame import EvidenceLabel
 from lowprec_map.site import pages
@@ -127,10 +129,36 @@ def test_ledger_filter_shows_exactly_the_claims_of_a_label(
     assert page.url.endswith(f"claims/?label={label.id}")
     assert visible(page, "article.claim", "data-id") == expected
     assert page.text_content("#label-status") == (
-        f"Showing {len(expected)} claims labelled {label.model.name}"
+        f"Showing {len(expected)} of {len(graph.entries('claim'))} claims (filtered by label)"
     )
     page.reload()
     assert visible(page, "article.claim", "data-id") == expected
+    assert problems == []
+
+
+def test_which_fp8_rollout_claims_have_measured_support_in_three_clicks(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    """Reader task 1: from the landing page, Claims, then two facets, combined."""
+    expected = set()
+    for claim in graph.entries("claim"):
+        assert isinstance(claim.model, Claim)
+        formats = {m.format for m in claim.model.measurements}
+        if support_kind(claim.model) == "figure read" and "fp8" in formats:
+            expected.add(claim.id)
+    assert expected
+    page.goto(serve(site))
+    page.click("nav.nav-wide a:text-is('Claims')")  # click 1
+    page.select_option("select[name='support']", "figure-read")  # click 2
+    page.select_option("select[name='format']", "fp8")  # click 3
+    assert visible(page, "article.claim", "data-id") == expected
+    assert "support=figure-read" in page.url and "format=fp8" in page.url
+    count = page.text_content("select[name='format'] option[value='fp8']")
+    assert count is not None and count.endswith(f"({len(expected)})")
+    page.reload()  # the state lives in the URL
+    assert visible(page, "article.claim", "data-id") == expected
+    page.click("form[data-facets] button[type='reset']")
+    assert len(visible(page, "article.claim", "data-id")) == len(graph.entries("claim"))
     assert problems == []
 
 

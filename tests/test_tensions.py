@@ -92,6 +92,9 @@ def test_a_dossier_says_which_works_agree_and_disagree_with_it(
     text = " ".join(standing.parent.get_text(" ").split())
     assert "Disagrees with Beta contrasts what this work supports, in Beta contrasts" in text
     assert "Agrees with Beta supports the same claim: Both agree on something." in text
-    assert "A side of Fast or slow? (side 1; both sides measured; a boundary condition measured)" in text
+    assert (
+        "A side of Fast or slow? (side 1; both sides measured; a boundary condition measured)"
+        in text
+    )
     headings = [h.get_text(" ", strip=True) for h in page.select("h2") if "Claims" in h.get_text()]
     assert headings == ["Claims this work supports 3"]

@@ -18,6 +18,7 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.schema.claims import Claim, Source
 from lowprec_map.site.charts import MetricChart
 from lowprec_map.site.evidence_views import EvidenceDepth
+from lowprec_map.site.facets import Facet
 from lowprec_map.site.layout import MapLayout
 from lowprec_map.site.views import BeliefChange, PathCell, Row, Taxonomy
 from lowprec_map.site_files import SiteFile
@@ -175,6 +176,8 @@ class LedgerContext:
     """Where sources point and how much was read (the whole ledger only)."""
     data_files: list[SiteFile]
     """The data files this page offers (claims.csv)."""
+    facets: list[Facet]
+    """The facets the whole ledger filters by, with counts (empty on a label's page)."""
 
 
 @dataclass(frozen=True)

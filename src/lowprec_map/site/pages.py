@@ -46,6 +46,7 @@ from lowprec_map.site.evidence_views import (
     program_prediction,
     program_predictions,
 )
+from lowprec_map.site.facets import ledger_facets
 from lowprec_map.site.layout import MapLayout, layout_map, local_layout
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.standing import standing
@@ -324,6 +325,7 @@ def _ledger(label: Entry | None) -> PageSpec:
             # Only the whole ledger shows it: it reads every claim's sources.
             depth=reader.shared(evidence_depth) if current is None else None,
             data_files=site_files(linked_from="claims/"),
+            facets=reader.shared(ledger_facets) if current is None else [],
         )
 
     if label is None:

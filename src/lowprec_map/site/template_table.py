@@ -21,6 +21,7 @@ from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.locators import shown_kind
 from lowprec_map.site.bibtex import claim_bibtex, dossier_bibtex
 from lowprec_map.site.charts import baseline_text, setting_text, value_text
+from lowprec_map.site.facets import facet_values
 from lowprec_map.site.reads import LinkedEntry
 from lowprec_map.site.urls import listing_url, naming_files, relative, url_of
 from lowprec_map.site.views import (
@@ -52,6 +53,9 @@ def template_table(renderer: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
         "claim_bibtex": lambda e, site: claim_bibtex(e.whole(), site, site.base_url),
         "support_kind": lambda e: support_kind(e.fields("sources").model),
         "tension_state": _tension_state,
+        "facet_attrs": lambda c: facet_values(
+            c.fields("sources", "perturbs", "measurements", "programs").model
+        ),
         "side_basis": lambda claims: side_basis([_support(c) for c in claims]),
         "shown_kind": shown_kind,
         "ring_layout": ring_layout,
@@ -91,6 +95,12 @@ def _url_filter(context: jinja2.runtime.Context, target: LinkedEntry | str) -> s
         return f"{root}{url}"  # 404.html is served at any depth: relative links would break
     link = relative(str(context["page_file"]), url)
     return naming_files(link) if context["offline"] else link
+
+
+def _facet_attrs(claim: LinkedEntry) -> dict[str, list[str]]:
+    """A claim card's facet values (site/facets.py), for its data attributes."""
+    read = claim.fields("sources", "perturbs", "measurements", "programs")
+    return facet_values(read.model)  # type: ignore[arg-type]
 
 
 def _support(claim: LinkedEntry) -> str:
