@@ -142,6 +142,71 @@
     applyLedger();
   }
 
+  // Measurement tables sort by value or model size; /compare/'s filters hide the marks
+  // and rows of other formats or sizes. Without JavaScript the tables stay in claim order.
+  Array.prototype.slice.call(document.querySelectorAll("table.measurements th[data-sort]")).forEach(function (th) {
+    var key = th.getAttribute("data-sort");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "sort";
+    button.textContent = th.textContent;
+    th.textContent = "";
+    th.appendChild(button);
+    th.setAttribute("aria-sort", "none");
+    button.addEventListener("click", function () {
+      var table = th.closest("table");
+      var body = table.tBodies[0];
+      var descending = th.getAttribute("aria-sort") !== "descending";
+      table.querySelectorAll("th[data-sort]").forEach(function (other) { other.setAttribute("aria-sort", "none"); });
+      th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      var rows = Array.prototype.slice.call(body.rows);
+      var number = function (row) {
+        var v = parseFloat(row.getAttribute("data-" + key));
+        return isNaN(v) ? (descending ? -Infinity : Infinity) : v;
+      };
+      rows.sort(function (a, b) { return descending ? number(b) - number(a) : number(a) - number(b); });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+  var compareForm = document.querySelector("form[data-compare]");
+  if (compareForm) {
+    compareForm.hidden = false;
+    var compareStatus = document.getElementById("compare-status");
+    var sizeMatches = function (size, range) {
+      if (!range) { return true; }
+      if (range === "none") { return size === ""; }
+      if (size === "") { return false; }
+      var bounds = range.split("-"), v = parseFloat(size);
+      return v >= parseFloat(bounds[0]) && (bounds[1] === "" || v < parseFloat(bounds[1]));
+    };
+    var applyCompare = function () {
+      var format = params().get("format") || "", size = params().get("size") || "";
+      compareForm.elements.format.value = format;
+      compareForm.elements.size.value = size;
+      var shown = 0;
+      document.querySelectorAll("section.metric tr[data-format]").forEach(function (row) {
+        var match = (!format || row.getAttribute("data-format") === format) && sizeMatches(row.getAttribute("data-size"), size);
+        row.hidden = !match;
+        if (match) { shown += 1; }
+      });
+      document.querySelectorAll("section.metric").forEach(function (section) {
+        section.querySelectorAll("a.mark[data-row]").forEach(function (mark) {
+          var row = section.querySelector("tr[data-row='" + mark.getAttribute("data-row") + "']");
+          mark.classList.toggle("off", Boolean(row && row.hidden));
+        });
+      });
+      compareStatus.textContent = (format || size) ? shown + " measurements match" : "";
+    };
+    ["format", "size"].forEach(function (name) {
+      compareForm.elements[name].addEventListener("change", function () {
+        setParam(name, compareForm.elements[name].value, true);
+        applyCompare();
+      });
+    });
+    window.addEventListener("popstate", applyCompare);
+    applyCompare();
+  }
+
   // Search: filter the full index already on the page.
   var input = document.getElementById("search-input");
   if (input) {

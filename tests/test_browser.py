@@ -18,6 +18,7 @@ from lowprec_map.schema.claims import Claim
 from lowprec_map.schema.entries import Dossier, Program
 from lowprec_map.schema.frame import EvidenceLabel
 from lowprec_map.site import pages
+from lowprec_map.site.views import measurement_domain, measurement_rows
 
 # Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
 pytestmark = pytest.mark.slow
@@ -378,3 +379,49 @@ def test_every_map_node_is_named_by_its_visible_text(page: Page, site: Path, ser
         assert pairs
         for name, shown in pairs:
             assert shown.strip() and shown.strip() in name, (shown, name)
+
+
+def test_the_largest_nvfp4_rollout_speedup_in_llm_rl_in_three_clicks(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    """Reader task 4: Compare (LLM RL by default), the format, then sort by value."""
+    speedups = []
+    for row in measurement_rows(graph.entries("claim")):
+        m = row.measurement
+        domain = measurement_domain(m, graph.get("dossier", m.source))
+        if m.metric == "rollout-speedup" and m.format == "nvfp4" and domain == "llm-rl":
+            speedups.append(((m.low + m.high) / 2, f"{row.claim.id}-{row.position}"))
+    assert speedups
+    page.goto(serve(site))
+    page.click("nav.nav-wide a:text-is('Compare')")  # click 1
+    page.select_option("form[data-compare] select[name='format']", "nvfp4")  # click 2
+    table = "#metric-rollout-speedup table.measurements"
+    page.click(f"{table} th[data-sort='value'] button")  # click 3
+    rows = page.eval_on_selector_all(
+        f"{table} tbody tr", "rows => rows.filter(r => !r.hidden).map(r => r.dataset.row)"
+    )
+    assert set(rows) == {key for _, key in speedups}  # LLM RL only, NVFP4 only
+    top = page.get_attribute(f"{table} tbody tr[data-row='{rows[0]}']", "data-value")
+    assert top is not None and float(top) == max(speedups)[0]  # the largest first
+    assert "format=nvfp4" in page.url
+    assert problems == []
+
+
+def test_a_tensions_sides_and_a_works_standing_are_in_the_first_screens(
+    problems: list[str], page: Page, site: Path, serve: Url
+) -> None:
+    """Reader tasks 2 and 3: a tension's sides with their claims; from QeRL's page, the
+    works that agree or disagree, in its first two screens."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(serve(site))
+    page.click("nav.nav-wide a:text-is('Tensions')")  # click 1
+    page.click("a[href$='tensions/truncate-vs-mask-ratios/']")  # click 2
+    assert page.locator("h2#side-1-claims").count() == 1
+    assert page.locator("h2#side-2-claims").count() == 1
+    assert "State:" in (page.text_content("p.state") or "")
+    page.goto(serve(site, "dossiers/qerl/"))
+    top = page.eval_on_selector("#standing-h", "h => h.getBoundingClientRect().top")
+    assert top < 2 * 900
+    text = page.text_content("section.standing") or ""
+    assert "A side of" in text and ("Agrees with" in text or "Disagrees with" in text)
+    assert problems == []

@@ -98,6 +98,8 @@ class CompareContext:
     """The domain whose numbers this page shows; None: every domain."""
     domains: list[tuple[Entry, int]]
     """Every domain with how many measurements come from it."""
+    formats: list[str]
+    """The number formats of the measurements shown, for the format filter."""
     views: list[tuple[str, str, int, bool]]
     """The page's views (name, URL, measurements, whether it is this one): a domain each,
     the first at /compare/, and every domain together."""

@@ -242,6 +242,7 @@ def _compare_context(reader: Reader, view: str | None, views: list[str | None]) 
         measurement_count=sum(len(chart.rows) for chart in charts),
         domain=by_id[view][0] if view is not None else None,
         domains=counts,
+        formats=sorted({row.measurement.format for chart in charts for row in chart.rows}),
         views=links,
         data_files=site_files(linked_from="compare/"),
     )
