@@ -212,16 +212,21 @@
   if (input) {
     var entries = Array.prototype.slice.call(document.querySelectorAll("[data-search]"));
     var searchStatus = document.getElementById("search-status");
+    var typeSelect = document.getElementById("search-type");
+    typeSelect.hidden = false;
+    typeSelect.value = params().get("type") || "";
     var runSearch = function () {
       var terms = tokens(input.value.toLowerCase());
+      var type = typeSelect.value;
       var shown = 0;
-      entries.forEach(function (li) {
-        var text = li.getAttribute("data-search");
-        var match = terms.every(function (t) { return text.indexOf(t) >= 0; });
-        li.hidden = !match;
-        if (match) { shown += 1; }
-      });
       document.querySelectorAll(".search-group").forEach(function (group) {
+        var wanted = !type || group.getAttribute("data-type") === type;
+        group.querySelectorAll("[data-search]").forEach(function (li) {
+          var text = li.getAttribute("data-search");
+          var match = wanted && terms.every(function (t) { return text.indexOf(t) >= 0; });
+          li.hidden = !match;
+          if (match) { shown += 1; }
+        });
         group.hidden = !group.querySelector("[data-search]:not([hidden])");
       });
       searchStatus.textContent = terms.length ? shown + " results for \u201c" + input.value + "\u201d"
@@ -229,6 +234,7 @@
     };
     input.value = params().get("q") || "";
     input.addEventListener("input", function () { setParam("q", input.value, false); runSearch(); });
+    typeSelect.addEventListener("change", function () { setParam("type", typeSelect.value, true); runSearch(); });
     input.form.addEventListener("submit", function (event) { event.preventDefault(); runSearch(); });
     runSearch();
   }

@@ -178,6 +178,17 @@ def test_search_finds_a_dossier_by_short_name(
     )
     assert dossier.model.short_name in results
     assert len(results) < graph.graph.number_of_nodes() / 2
+    # Narrowed to claims: only claims, each with its label and kind of support.
+    page.select_option("#search-type", "claim")
+    assert "type=claim" in page.url
+    shown = page.eval_on_selector_all(
+        ".search-group", "gs => gs.filter(g => !g.hidden).map(g => g.dataset.type)"
+    )
+    assert shown in (["claim"], [])
+    labels = page.eval_on_selector_all(
+        "[data-search]:not([hidden]) .claim-label", "els => els.map(e => e.textContent)"
+    )
+    assert all("figure read" in t or "only" in t or "no support" in t for t in labels)
     assert problems == []
 
 
