@@ -82,17 +82,24 @@
       selects.forEach(function (sel) { state[sel.name] = params().get(sel.name) || ""; });
       return state;
     };
-    var matches = function (item, state, skip) {
+    // Each claim's facet values, read from the page once (counting re-tests every claim
+    // for every option).
+    var keys = ["label"].concat(selects.map(function (sel) { return sel.name; }));
+    var facts = claims.map(function (item) {
+      var values = {};
+      keys.forEach(function (key) { values[key] = tokens(item.getAttribute("data-" + key)); });
+      return values;
+    });
+    var matches = function (index, state) {
       return Object.keys(state).every(function (key) {
-        if (key === skip || !state[key]) { return true; }
-        return tokens(item.getAttribute("data-" + key)).indexOf(state[key]) >= 0;
+        return !state[key] || facts[index][key].indexOf(state[key]) >= 0;
       });
     };
     var applyLedger = function () {
       var state = chosen();
       var shown = 0;
-      claims.forEach(function (item) {
-        var match = matches(item, state, null);
+      claims.forEach(function (item, index) {
+        var match = matches(index, state);
         item.hidden = !match;
         if (match) { shown += 1; }
       });
@@ -107,7 +114,7 @@
         Array.prototype.slice.call(sel.options).forEach(function (option) {
           var trial = Object.assign({}, state);
           trial[sel.name] = option.value;
-          var n = claims.filter(function (item) { return matches(item, trial, null); }).length;
+          var n = facts.filter(function (_, index) { return matches(index, trial); }).length;
           var name = option.textContent.replace(/ \(\d+\)$/, "");
           option.textContent = name + " (" + n + ")";
           option.disabled = n === 0 && option.value !== state[sel.name];
@@ -326,6 +333,7 @@
       setParam("program", program, push);
     };
     var restore = function () {
+      if (params().get("focus") || params().get("program")) { document.getElementById("every-entry").open = true; }
       programSelect.value = params().get("program") || "";
       applyMap(false);
       select(params().get("focus"), false);

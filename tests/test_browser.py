@@ -18,6 +18,7 @@ from lowprec_map.schema.claims import Claim
 from lowprec_map.schema.entries import Dossier, Program
 from lowprec_map.schema.frame import EvidenceLabel
 from lowprec_map.site import pages
+from lowprec_map.site.urls import entry_url
 from lowprec_map.site.views import measurement_domain, measurement_rows
 
 # Browsers, servers or other programs: outside the inner loop (pytest -m 'not slow').
@@ -196,6 +197,7 @@ def test_map_nodes_are_keyboard_reachable_and_named(
     problems: list[str], page: Page, site: Path, serve: Url
 ) -> None:
     page.goto(serve(site, "map/"))
+    page.click("#every-entry summary")  # the full map, folded below the overview
     page.focus("svg.map a.node")
     focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert focused and page.text_content("#map-info") == focused
@@ -435,4 +437,53 @@ def test_a_tensions_sides_and_a_works_standing_are_in_the_first_screens(
     assert top < 2 * 900
     text = page.text_content("section.standing") or ""
     assert "A side of" in text and ("Agrees with" in text or "Disagrees with" in text)
+    assert problems == []
+
+
+OVERVIEW_NODES = """els => els.map(e => {
+  const svg = e.ownerSVGElement, text = e.querySelector('text');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [e.getAttribute('aria-label'), text.textContent,
+          parseFloat(getComputedStyle(text).fontSize) * scale];
+})"""
+
+
+def test_the_map_reads_at_first_sight_and_a_focus_shows_a_whole_neighbourhood(
+    problems: list[str], page: Page, site: Path, graph: MapGraph, serve: Url
+) -> None:
+    """Reader task 5: "Explore the map" opens an overview of a few dozen marks whose labels
+    are whole names, legible on a laptop and a phone; a tension chosen there opens a page
+    that links every entry it touches."""
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(serve(site))
+        page.click("main a.button:text-is('Explore the map')")  # click 1
+        nodes = page.eval_on_selector_all("svg.map-overview a.node", OVERVIEW_NODES)
+        assert 0 < len(nodes) <= 100
+        for name, shown, font_px in nodes:
+            assert name.rsplit(" (", 1)[0] == " ".join(shown.split()), name  # whole, not cut
+            assert font_px >= 10.5, (name, font_px)  # not shrunk to fit the screen
+        # Before a focus is chosen the full map of every entry stays folded away.
+        assert not page.locator("svg.map").is_visible()
+    tension = graph.get("tension", "truncate-vs-mask-ratios")
+    page.click(f"svg.map-overview a.node[href$='{entry_url(tension)}']")  # click 2
+    page.wait_for_url(f"**/{entry_url(tension)}")
+    linked = set(
+        page.eval_on_selector_all(
+            "main a[href]",
+            "els => els.map(a => new URL(a.getAttribute('href'), location.href).pathname.replace(/index.html$/, ''))",
+        )
+    )
+    expected = {
+        entry_url(e)
+        for key in graph.neighbours(tension.key)
+        if (e := graph.entry(key)) is not None and entry_url(e) and "#" not in entry_url(e)
+    }
+    assert expected and {u for u in expected if not any(p.endswith(u) for p in linked)} == set()
+    # The full map opens on a focus given in the address, its neighbours lit.
+    page.goto(serve(site, f"map/?focus={tension.key}"))
+    assert page.locator("svg.map").is_visible()
+    drawn = set(page.eval_on_selector_all("svg.map a.node", "els => els.map(e => e.dataset.key)"))
+    lit = set(page.eval_on_selector_all("svg.map a.node.on", "els => els.map(e => e.dataset.key)"))
+    assert lit == {tension.key} | (graph.neighbours(tension.key) & drawn)
     assert problems == []

@@ -82,6 +82,14 @@ class MapContext:
     """Each shown node: its entry, position and label."""
     programs: list[Entry]
     """Every research program, for the filter."""
+    overview: MapLayout
+    """The first view: programs, core works, tensions and failure modes, whole labels."""
+    overview_nodes: list[tuple[Entry, int, int, str]]
+    """Each overview node: its entry, position and programs."""
+    overview_counts: dict[str, int]
+    """How many entries of each type the overview shows."""
+    work_count: int
+    """How many works (dossiers) the map holds, core or not."""
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,30 @@ class MapLayout:
 def layout_map(graph: MapGraph) -> MapLayout:
     """Place the map's entries (all of them, up to NODE_LIMIT) and the edges between them."""
     chosen, omitted = _chosen_entries(graph)
+    return _layout(graph, chosen, omitted)
+
+
+# The overview's columns: what a reader can take in at first sight, the rest a focus away.
+OVERVIEW_COLUMNS = ("program", "dossier", "tension", "failure_mode")
+OVERVIEW_ROW_GAP = 44  # room for a whole name on three lines
+
+
+def overview_layout(graph: MapGraph) -> MapLayout:
+    """The map's first view: research programs, core works, tensions and failure modes."""
+    chosen = {
+        t: [e for e in graph.entries(t) if t != "dossier" or getattr(e.model, "core", False)]
+        for t in OVERVIEW_COLUMNS
+    }
+    return _layout(graph, chosen, [], OVERVIEW_ROW_GAP)
+
+
+def _layout(
+    graph: MapGraph,
+    chosen: dict[str, list[Entry]],
+    omitted: list[Omission],
+    row_gap: int = ROW_GAP,
+) -> MapLayout:
+    """`chosen`'s entries in columns, in barycentre order, and the edges between them."""
     types, every_edge = list(chosen), graph.edges()
     columns = _ordered_columns(every_edge, list(chosen.values()))
     placed: dict[str, PlacedNode] = {}
@@ -89,7 +113,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
         for row, entry in enumerate(column):
             x = MARGIN + col * COLUMN_GAP
             programs = " ".join(_programs_of(graph, entry))
-            placed[entry.key] = PlacedNode(entry, x, MARGIN + row * ROW_GAP, programs)
+            placed[entry.key] = PlacedNode(entry, x, MARGIN + row * row_gap, programs)
     edges = [
         (placed[source], placed[target], relation)
         for source, target, relation in every_edge
@@ -98,7 +122,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
     tallest = max((len(c) for c in columns), default=1)
     width = 2 * MARGIN + (len(types) - 1) * COLUMN_GAP + 200
     heads = [(MARGIN + col * COLUMN_GAP - 6, entry_type) for col, entry_type in enumerate(types)]
-    height = 2 * MARGIN + tallest * ROW_GAP
+    height = 2 * MARGIN + tallest * row_gap
     return MapLayout(list(placed.values()), edges, heads, width, height, omitted)
 
 

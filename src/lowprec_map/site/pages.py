@@ -9,6 +9,7 @@ never query the graph.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +48,13 @@ from lowprec_map.site.evidence_views import (
     program_predictions,
 )
 from lowprec_map.site.facets import ledger_facets
-from lowprec_map.site.layout import MapLayout, layout_map, local_layout
+from lowprec_map.site.layout import (
+    OVERVIEW_COLUMNS,
+    MapLayout,
+    layout_map,
+    local_layout,
+    overview_layout,
+)
 from lowprec_map.site.reads import Reader
 from lowprec_map.site.standing import standing
 from lowprec_map.site.urls import entry_url, listing_url
@@ -186,7 +193,17 @@ def _landing(reader: Reader) -> LandingContext:
 def _map_context(reader: Reader, layout_of: Callable[[MapGraph], MapLayout]) -> MapContext:
     """The build-time layout of the graph, and the programs its filter lists."""
     layout = layout_of(reader.links())
-    return MapContext(layout, layout.node_cards(), reader.entries("program"))
+    overview = overview_layout(reader.links())
+    shown = Counter(node.entry.type for node in overview.nodes)
+    return MapContext(
+        layout,
+        layout.node_cards(),
+        reader.entries("program"),
+        overview,
+        overview.node_cards(),
+        {t: shown[t] for t in OVERVIEW_COLUMNS},
+        len(reader.entries("dossier")),
+    )
 
 
 def _compare_pages(graph: MapGraph) -> list[PageSpec]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 import typing
 from collections import Counter
 from dataclasses import dataclass
@@ -252,6 +253,15 @@ def label_start(name: str, limit: int) -> str:
     while len(words) > 1 and "".join(words).count("(") > "".join(words).count(")"):
         words.pop()
     return " ".join(words).rstrip(",;:")
+
+
+def label_lines(name: str, width: int, lines: int) -> list[str]:
+    """`name` wrapped at spaces into at most `lines` lines of about `width` characters;
+    a name too long for them ends at the last whole word that fits."""
+    wrapped = textwrap.wrap(name, width, break_long_words=False, break_on_hyphens=False)
+    if len(wrapped) > lines:
+        wrapped[lines - 1] = label_start(" ".join(wrapped[lines - 1 :]), width)
+    return wrapped[:lines]
 
 
 class Row(NamedTuple):
