@@ -188,11 +188,15 @@
     };
     var applyCompare = function () {
       var format = params().get("format") || "", size = params().get("size") || "";
+      var baseline = params().get("baseline") || "";
       compareForm.elements.format.value = format;
       compareForm.elements.size.value = size;
+      compareForm.elements.baseline.value = baseline;
       var shown = 0;
       document.querySelectorAll("section.metric tr[data-format]").forEach(function (row) {
-        var match = (!format || row.getAttribute("data-format") === format) && sizeMatches(row.getAttribute("data-size"), size);
+        var match = (!format || row.getAttribute("data-format") === format) &&
+          (!baseline || row.getAttribute("data-baseline") === baseline) &&
+          sizeMatches(row.getAttribute("data-size"), size);
         row.hidden = !match;
         if (match) { shown += 1; }
       });
@@ -202,9 +206,9 @@
           mark.classList.toggle("off", Boolean(row && row.hidden));
         });
       });
-      compareStatus.textContent = (format || size) ? shown + " measurements match" : "";
+      compareStatus.textContent = (format || size || baseline) ? shown + " measurements match" : "";
     };
-    ["format", "size"].forEach(function (name) {
+    ["format", "baseline", "size"].forEach(function (name) {
       compareForm.elements[name].addEventListener("change", function () {
         setParam(name, compareForm.elements[name].value, true);
         applyCompare();

@@ -487,3 +487,21 @@ def test_the_map_reads_at_first_sight_and_a_focus_shows_a_whole_neighbourhood(
     lit = set(page.eval_on_selector_all("svg.map a.node.on", "els => els.map(e => e.dataset.key)"))
     assert lit == {tension.key} | (graph.neighbours(tension.key) & drawn)
     assert problems == []
+
+
+def test_compare_keeps_the_numbers_against_one_kind_of_baseline(
+    problems: list[str], page: Page, site: Path, serve: Url
+) -> None:
+    """The baseline filter leaves the rows (and marks) measured against BF16, in the URL."""
+    page.goto(serve(site, "compare/"))
+    every = page.locator("section.metric tbody tr").count()
+    page.select_option("form[data-compare] select[name='baseline']", "BF16")
+    shown = page.eval_on_selector_all(
+        "section.metric tbody tr",
+        "rows => rows.filter(r => !r.hidden).map(r => r.dataset.baseline)",
+    )
+    assert shown and set(shown) == {"BF16"} and len(shown) < every
+    assert "baseline=BF16" in page.url
+    off = page.locator("section.metric a.mark.off").count()
+    assert off == every - len(shown)  # every mark whose row is hidden is dimmed
+    assert problems == []

@@ -313,7 +313,10 @@ def test_measurements_csv_round_trips_against_the_claims(
             m.locator,
         )
         assert (float(row["low"]), float(row["high"])) == (m.low, m.high)
-        for written, number in ((row["value"], m.value), (row["size_b"], m.size_b)):
+        single = m.values[0] if len(m.values) == 1 else None
+        printed = m.value if m.printed else None
+        pairs = ((row["value"], single), (row["printed_value"], printed), (row["size_b"], m.size_b))
+        for written, number in pairs:
             if number is None:
                 assert written == ""
             else:  # every digit the source gave survives, and 2 is written 2, not 2.0
@@ -383,3 +386,64 @@ def test_values_read_in_units_that_fit_and_plot_readings_are_approximate(
     row = {"metric": "m", "baseline": "BF16", "model": "M", "format": "fp8", "source": "a"}
     m = Measurement.model_validate({**row, "locator": "Tab. 1", **fields}, strict=False)
     assert (value_text(m, unit), baseline_text(m, unit)) == (value, baseline)
+
+
+@pytest.mark.parametrize(
+    ("fields", "value", "low", "high"),
+    [
+        ({"value": 30, "printed": "percent-gain"}, "1.3× (printed as 30% faster)", 1.3, 1.3),
+        ({"value": -15, "printed": "percent-gain"}, "0.85× (printed as -15% faster)", 0.85, 0.85),
+        ({"range": [10, 20], "printed": "percent-time-cut"}, "1.11–1.25× (printed as 10–20% less time)", 1 / 0.9, 1.25),
+        ({"value": 48, "printed": "percent-speedup"}, "1.48–1.92× (printed as a 48% speedup)", 1.48, 1 / 0.52),
+    ],
+)  # fmt: skip
+def test_a_speedup_printed_as_a_percentage_is_shown_as_a_ratio_with_how_it_was_printed(
+    fields: dict[str, object], value: str, low: float, high: float
+) -> None:
+    """One metric per quantity: 'N % faster', 'N % less time' and a bare 'N % speedup'
+    each become a ratio (the last the range between its two readings)."""
+    row = {"metric": "m", "baseline": "BF16", "model": "M", "format": "fp8", "source": "a"}
+    m = Measurement.model_validate({**row, "locator": "Tab. 1", "read_from": "text", **fields})
+    assert value_text(m, "×") == value
+    assert (m.low, m.high) == pytest.approx((low, high))
+
+
+def test_a_percentage_is_printed_only_on_a_ratio_and_no_time_cut_reaches_100(
+    make_project: MakeProject,
+) -> None:
+    def errors(**fields: str) -> list[str]:
+        return messages(make_project, claim("measured", MEASURED, extra=measurement(**fields)))
+
+    assert errors(value="30", printed="percent-gain") == []
+    line = measurement(value="30", printed="percent-gain", metric="accuracy").splitlines()[1]
+    assert errors(value="30", printed="percent-gain", metric="accuracy") == [
+        f"claims/new.yaml:6:{column(line, 'printed')}: a percent gain converts to a ratio: "
+        "metric 'accuracy' is in '%', not '×'"
+    ]
+    assert errors(value="100", printed="percent-time-cut") == [
+        "claims/new.yaml:6:5: measurements[0]: no time cut reaches 100 %: a gain that large "
+        "is a 'percent-gain'"
+    ]
+
+
+def test_each_chart_says_what_on_it_compares_like_for_like(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    extra = measurement(value="30", printed="percent-gain", baseline="'no speculative decoding'")
+    out = tmp_path / "_site"
+    build(make_project(claim("measured", MEASURED, extra=extra)), out)
+    section = page(out, "compare").select_one("#metric-speedup")
+    assert section is not None
+    said = section.select_one("ul.comparable")
+    assert said is not None
+    text = " ".join(said.get_text().split())
+    assert "Baselines: 3 BF16, 1 a method (no precision named);" in text
+    assert "1 printed as a percentage, shown as a ratio" in text
+    assert "read off a plot" in text
+    baselines = [o["value"] for o in page(out, "compare").select("select[name='baseline'] option")]
+    assert baselines == ["", "BF16", "a method (no precision named)"]
+    csv_rows = list(csv.DictReader(io.StringIO((out / "data/measurements.csv").read_text())))
+    printed = [r for r in csv_rows if r["printed"]]
+    assert [(r["value"], r["printed"], r["printed_value"]) for r in printed] == [
+        ("1.3", "percent-gain", "30")
+    ]

@@ -47,10 +47,11 @@ SITE_FILES: tuple[SiteFile, ...] = (
              "stance and the basis.", "data", footer=True, linked_from=("claims/",),
              export=True),
     SiteFile("data/measurements.csv", "measurements.csv",
-             "One row per measurement: metric, value or range (≈ when read off a plot), "
-             "baseline and its value, model, format, domain, setting, source, locator and "
-             "how the number was read.", "data", footer=True, linked_from=("compare/",),
-             export=True),
+             "One row per measurement: metric, value or range in the metric's unit (≈ when "
+             "read off a plot; a speedup printed as a percentage converted, with the "
+             "percentage as printed), baseline and its value, model, format, domain, "
+             "setting, source, locator and how the number was read.", "data", footer=True,
+             linked_from=("compare/",), export=True),
     SiteFile("data/graph.graphml", "graph.graphml",
              "The graph of entries and references, for network tools.", "data", footer=True,
              export=True),

@@ -37,6 +37,7 @@ def check_rules(graph: MapGraph) -> list[Problem]:
         _one_featured_failure_mode,
         _path_orders_unique,
         _page_ids_free,
+        _percent_gains_on_ratios,
         _orphans,
     ]
     return [problem for rule in rules for problem in rule(graph)]
@@ -60,6 +61,19 @@ def _conflicts_mutual(graph: MapGraph) -> Iterator[Problem]:
                     pos,
                     f"conflicts must be mutual: add '{entry.id}' to the conflicts_with "
                     f"of claim '{other_id}'",
+                )
+
+
+def _percent_gains_on_ratios(graph: MapGraph) -> Iterator[Problem]:
+    """A percent gain converts to a ratio, so it is printed only on a metric in ×."""
+    for entry, claim in _claims(graph):
+        for index, m in enumerate(claim.measurements):
+            metric = graph.entry(f"metric:{m.metric}")
+            if m.printed and metric is not None and getattr(metric.model, "unit", "") != "×":
+                yield Problem(
+                    entry.pos(("measurements", index, "printed")),
+                    f"a percent gain converts to a ratio: metric '{m.metric}' is in "
+                    f"'{getattr(metric.model, 'unit', '')}', not '×'",
                 )
 
 

@@ -102,6 +102,15 @@ class Measurement(Model):
     domain: InDomain | None = Field(
         default=None, description="Where it comes from, when not its dossier's `domain`."
     )
+    printed: Literal["percent-gain", "percent-time-cut", "percent-speedup"] | None = Field(
+        default=None,
+        description="How the source printed a speedup when not as a ratio; `value` or "
+        "`range` then hold its N as printed and the map shows the ratio, so a speedup is one "
+        "metric however it was printed. `percent-gain`: N % more throughput, or N % faster "
+        "(1 + N/100). `percent-time-cut`: N % less time (1 / (1 - N/100)). "
+        "`percent-speedup`: an 'N % speedup' that does not say which, shown as the range "
+        "between the two readings.",
+    )
     note: Text | None = Field(default=None, description="How it was read or recomputed.")
 
     @model_validator(mode="after")
@@ -112,19 +121,39 @@ class Measurement(Model):
             raise ValueError(f"range {list(self.range)} runs from high to low")
         if self.baseline_value is not None and self.baseline_range is not None:
             raise ValueError("give the baseline's value or its range, not both")
+        cuts = self.printed in ("percent-time-cut", "percent-speedup")
+        if cuts and max(self.printed_values) >= 100:
+            raise ValueError("no time cut reaches 100 %: a gain that large is a 'percent-gain'")
         if self.baseline_range is not None and self.baseline_range[0] > self.baseline_range[1]:
             raise ValueError(f"baseline_range {list(self.baseline_range)} runs from high to low")
         return self
 
     @property
+    def printed_values(self) -> list[float]:
+        """The value, or the range's two ends, as the source printed them."""
+        return [self.value] if self.value is not None else list(self.range or [])
+
+    @property
+    def values(self) -> list[float]:
+        """The value or range in the metric's unit: a printed percentage as a ratio."""
+        printed = self.printed_values
+        if self.printed == "percent-gain":
+            return [1 + n / 100 for n in printed]
+        if self.printed == "percent-time-cut":
+            return [1 / (1 - n / 100) for n in printed]
+        if self.printed == "percent-speedup":  # from the rate reading to the time-cut one
+            return [1 + printed[0] / 100, 1 / (1 - printed[-1] / 100)]
+        return printed
+
+    @property
     def low(self) -> float:
-        """The smallest value the measurement states."""
-        return self.value if self.value is not None else self.range[0]  # type: ignore[index]
+        """The smallest value the measurement states, in the metric's unit."""
+        return self.values[0]
 
     @property
     def high(self) -> float:
-        """The largest value the measurement states."""
-        return self.value if self.value is not None else self.range[1]  # type: ignore[index]
+        """The largest value the measurement states, in the metric's unit."""
+        return self.values[-1]
 
 
 class Test(Model):

@@ -10,6 +10,8 @@ page; the same rows feed the table beside each chart.
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -59,12 +61,58 @@ class Chart:
 
 
 class MetricChart(NamedTuple):
-    """A metric with measurements: its chart, its table's rows, the chart's marks."""
+    """A metric with measurements: its chart, its table's rows, the chart's marks, and what
+    on it compares like for like."""
 
     metric: Entry
     chart: Chart
     rows: list[Row]
     marks: list[Mark]
+    comparable: list[str]
+
+
+# The precision a baseline names first ('BF16 rollout' -> 'BF16'), so a reader can keep
+# the marks measured against one kind of baseline.
+_BASELINE_FORMAT = re.compile(
+    r"\b(bf16|fp16|fp32|tf32|mxfp8|fp8|nvfp4|mxfp4|fp4|int8|int4|w8a8|w4a16|16-bit"
+    r"|single-precision|half-precision)\b",
+    re.I,
+)
+_FORMAT_WORDS = {"SINGLE-PRECISION": "FP32", "HALF-PRECISION": "FP16", "16-BIT": "16-bit"}
+OTHER_BASELINE = "a method (no precision named)"
+
+
+def baseline_group(measurement: Measurement) -> str:
+    """'BF16', 'FP8', ... the precision the baseline names first; OTHER_BASELINE when it
+    names none (no speculative decoding, dense attention, the same run without a fix)."""
+    found = _BASELINE_FORMAT.search(measurement.baseline)
+    if found is None:
+        return OTHER_BASELINE
+    name = found.group(1).upper()
+    return _FORMAT_WORDS.get(name, name)
+
+
+def comparability(rows: list[Row]) -> list[str]:
+    """What the marks of one chart have in common and where they differ, in sentences."""
+    measured = [r.measurement for r in rows]
+    groups = Counter(baseline_group(m) for m in measured).most_common()
+    against = ", ".join(f"{n} {g}" for g, n in groups)
+    tasks = len({(m.setting.task if m.setting else None) for m in measured})
+    lines = [
+        "Like for like only within one baseline and one setting. "
+        f"Baselines: {against}; {tasks} different setting{'s' if tasks != 1 else ''}."
+    ]
+    printed = sum(1 for m in measured if m.printed)
+    if printed:
+        lines.append(
+            f"{printed} printed as a percentage, shown as a ratio: N % faster as 1 + N/100, "
+            "N % less time as 1 / (1 − N/100), and an 'N % speedup' that does not say which "
+            "as the range between the two; each row says how it was printed."
+        )
+    plotted = sum(1 for m in measured if m.read_from == "plot")
+    if plotted:
+        lines.append(f"{plotted} read off a plot: approximate (≈, hollow marks).")
+    return lines
 
 
 def metric_charts(
@@ -135,7 +183,7 @@ def _chart(metric: Entry, rows: list[Row]) -> MetricChart:
         y_of(reference) if reference is not None else None,
         has_unsized,
     )
-    return MetricChart(metric, chart, rows, marks)
+    return MetricChart(metric, chart, rows, marks, comparability(rows))
 
 
 def _nice_range(values: list[float]) -> tuple[float, float, list[float]]:
@@ -198,9 +246,20 @@ _SCALED_UNITS = {
 def value_text(measurement: Measurement, unit: str) -> str:
     """'1.8×', '2–3 points', '≈0.59 points' (read off a plot), '3 KB': a measurement's value
     or range in a unit that fits it."""
-    values = [measurement.low] if measurement.range is None else list(measurement.range)
-    text = number_text(values, unit)
+    converted = measurement.printed is not None
+    text = number_text([round(v, 2) if converted else v for v in measurement.values], unit)
+    if measurement.printed:
+        printed = number_text(measurement.printed_values, "%")
+        text = f"{text} ({PRINTED_AS[measurement.printed].format(printed)})"
     return "≈" + text if measurement.read_from == "plot" else text
+
+
+# How a speedup printed as a percentage reads beside its ratio, and how it was converted.
+PRINTED_AS = {
+    "percent-gain": "printed as {} faster",
+    "percent-time-cut": "printed as {} less time",
+    "percent-speedup": "printed as a {} speedup",
+}
 
 
 def baseline_text(measurement: Measurement, unit: str) -> str:

@@ -108,6 +108,8 @@ class CompareContext:
     """Every domain with how many measurements come from it."""
     formats: list[str]
     """The number formats of the measurements shown, for the format filter."""
+    baselines: list[str]
+    """The kinds of baseline (the precision each names, or a method), for the filter."""
     views: list[tuple[str, str, int, bool]]
     """The page's views (name, URL, measurements, whether it is this one): a domain each,
     the first at /compare/, and every domain together."""

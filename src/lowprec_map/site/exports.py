@@ -64,7 +64,13 @@ class MapMeasurement(BaseModel):
     claim: str = Field(description="Key of the claim that carries it, 'claim:id'.")
     metric: str = Field(description="Metric id (see the 'metric' entries).")
     unit: str = Field(description="The metric's unit.")
-    value: float | None = Field(description="The value, when the source gives one number.")
+    value: float | None = Field(
+        description="The value in the metric's unit, when the source gives one number."
+    )
+    printed: str | None = Field(
+        description="'percent-gain' when the source printed the speedup as 'N % faster'."
+    )
+    printed_value: float | None = Field(description="N, as printed, for a percent gain.")
     low: float = Field(description="The lowest value stated (the value, or a range's low).")
     high: float = Field(description="The highest value stated.")
     baseline: str = Field(description="What it is compared with.")
@@ -160,7 +166,9 @@ def _measurement_data(graph: MapGraph, claim: Entry, m: Measurement) -> dict[str
         "claim": claim.key,
         "metric": m.metric,
         "unit": metric.unit,
-        "value": m.value,
+        "value": m.values[0] if len(m.values) == 1 else None,
+        "printed": m.printed,
+        "printed_value": m.value if m.printed else None,
         "low": m.low,
         "high": m.high,
         "baseline": m.baseline,
@@ -189,7 +197,8 @@ def _baseline_ends(m: Measurement) -> tuple[float | None, float | None]:
     return None, None
 
 
-MEASUREMENT_COLUMNS = ("claim", "metric", "unit", "value", "low", "high", "approximate",
+MEASUREMENT_COLUMNS = ("claim", "metric", "unit", "value", "low", "high", "printed",
+                       "printed_value", "approximate",
                        "baseline", "baseline_value", "baseline_low", "baseline_high", "model",
                        "size_b", "format", "domain", "task", "length", "batch", "source",
                        "locator", "locator_kind", "read_from", "claim_url")  # fmt: skip

@@ -19,7 +19,7 @@ from lowprec_map.content.entry import Entry
 from lowprec_map.content.graph import MapGraph
 from lowprec_map.registry import REGISTRY
 from lowprec_map.schema.entries import FailureMode, Tension
-from lowprec_map.site.charts import metric_charts
+from lowprec_map.site.charts import OTHER_BASELINE, MetricChart, baseline_group, metric_charts
 from lowprec_map.site.contexts import (
     ChangesContext,
     ClaimContext,
@@ -260,9 +260,16 @@ def _compare_context(reader: Reader, view: str | None, views: list[str | None]) 
         domain=by_id[view][0] if view is not None else None,
         domains=counts,
         formats=sorted({row.measurement.format for chart in charts for row in chart.rows}),
+        baselines=_baseline_groups(charts),
         views=links,
         data_files=site_files(linked_from="compare/"),
     )
+
+
+def _baseline_groups(charts: list[MetricChart]) -> list[str]:
+    """The kinds of baseline on the page, most measured first, a method's last."""
+    groups = Counter(baseline_group(r.measurement) for chart in charts for r in chart.rows)
+    return sorted(groups, key=lambda g: (g == OTHER_BASELINE, -groups[g], g))
 
 
 def _changes_context(reader: Reader) -> ChangesContext:

@@ -20,7 +20,7 @@ from lowprec_map.content.evidence import (
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.locators import shown_kind
 from lowprec_map.site.bibtex import claim_bibtex, dossier_bibtex
-from lowprec_map.site.charts import baseline_text, setting_text, value_text
+from lowprec_map.site.charts import baseline_group, baseline_text, setting_text, value_text
 from lowprec_map.site.facets import facet_values
 from lowprec_map.site.reads import LinkedEntry
 from lowprec_map.site.urls import listing_url, naming_files, relative, url_of
@@ -65,6 +65,7 @@ def template_table(renderer: Renderer) -> tuple[dict[str, Any], dict[str, Any]]:
         "label_lines": label_lines,
         "value_text": value_text,
         "baseline_text": baseline_text,
+        "baseline_group": baseline_group,
         "setting_text": setting_text,
     }
     values = {
