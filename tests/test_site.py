@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import posixpath
 from pathlib import Path
@@ -280,6 +281,21 @@ def test_assets_stay_within_their_budget() -> None:
     static = Path(__file__).parent.parent / "static"
     assert (static / "site.js").stat().st_size <= 30_000
     assert (static / "style.css").stat().st_size <= 40_000
+
+
+# Each page, compressed as a static host sends it: about two seconds on a slow phone
+# connection, which keeps Lighthouse's performance score at 95 or more.
+PAGE_BUDGET_GZIP = 160_000
+
+
+def test_every_page_stays_within_its_weight_budget(real_site: Path) -> None:
+    """The real map's heaviest pages (the map, the search index, the ledger) included."""
+    heavy = {
+        str(page.relative_to(real_site)): size
+        for page in real_site.rglob("*.html")
+        if (size := len(gzip.compress(page.read_bytes(), 6))) > PAGE_BUDGET_GZIP
+    }
+    assert heavy == {}
 
 
 def test_labels_and_metrics_keep_the_order_of_their_file(
