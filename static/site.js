@@ -347,5 +347,7 @@
     window.addEventListener("popstate", restore);
     document.getElementById("map-controls").hidden = false;
     restore();
+    // Opened with a focus in the address: show the full map, not the overview above it.
+    if (selected) { document.getElementById("every-entry").scrollIntoView(); }
   }
 })();
