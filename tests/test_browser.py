@@ -257,6 +257,11 @@ AXE_PAGES = [
     "programs/noise-as-exploration/",
     "paths/is-noise-exploration/",
     "search/?q=fp8",
+    "map/?focus=tension:truncate-vs-mask-ratios",  # the full map, open on a focus
+    "compare/all/",
+    "tensions/",
+    "paths/",
+    "foundations/",
 ]
 
 
