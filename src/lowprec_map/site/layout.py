@@ -9,7 +9,7 @@ costs O(edges) per sweep instead of a force layout's O(n^2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
@@ -88,6 +88,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
 # The overview's columns: what a reader can take in at first sight, the rest a focus away.
 OVERVIEW_COLUMNS = ("program", "dossier", "tension", "failure_mode")
 OVERVIEW_ROW_GAP = 44  # room for a whole name on three lines
+OVERVIEW_LABEL_ROOM = 60  # the last column's names are wider than the full map's
 
 
 def overview_layout(graph: MapGraph) -> MapLayout:
@@ -96,7 +97,8 @@ def overview_layout(graph: MapGraph) -> MapLayout:
         t: [e for e in graph.entries(t) if t != "dossier" or getattr(e.model, "core", False)]
         for t in OVERVIEW_COLUMNS
     }
-    return _layout(graph, chosen, [], OVERVIEW_ROW_GAP)
+    layout = _layout(graph, chosen, [], OVERVIEW_ROW_GAP)
+    return replace(layout, width=layout.width + OVERVIEW_LABEL_ROOM)
 
 
 def _layout(
