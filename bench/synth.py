@@ -72,6 +72,20 @@ def sentence(rng: random.Random, words: int = 12) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
 
 
+# Names like the real map's: each person's own given and family name, so that the
+# people check compares what it would compare on real content (one spelling pattern
+# shared by every author would make every name resemble every other).
+SYLLABLES = ["an", "bo", "chen", "da", "el", "fa", "gu", "hu", "ji", "ka", "li", "mo", "na",
+             "or", "pe", "qi", "ru", "sa", "ti", "wen", "xu", "ya", "ze"]  # fmt: skip
+
+
+def person(rng: random.Random) -> str:
+    """A made-up 'Given Family' name."""
+    given = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 2)))
+    family = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+    return f"{given.capitalize()} {family.capitalize()}"
+
+
 def counts_for(n: int) -> dict[str, int]:
     total = sum(SHARES.values())
     counts = {kind: max(1, round(n * share / total)) for kind, share in SHARES.items()}
@@ -123,7 +137,7 @@ def _dossier(rng: random.Random, index: int, ids: dict[str, list[str]]) -> dict[
     return {
         "title": f"Synthetic study {index}: {sentence(rng, 6)[:-1]}",
         "short_name": f"Syn-{index}",
-        "authors": [f"Author {index}-{k}" for k in range(rng.randint(2, 8))],
+        "authors": [person(rng) for _ in range(rng.randint(2, 8))],
         "date": datetime.date(2025, rng.randint(1, 12), rng.randint(1, 28)),
         "kind": "paper",
         "domain": "llm-rl",
