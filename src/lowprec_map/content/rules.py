@@ -17,6 +17,7 @@ from lowprec_map.errors import Problem, Severity, SourcePos
 from lowprec_map.registry import REGISTRY, type_name
 from lowprec_map.schema.claims import Claim
 from lowprec_map.schema.entries import Dossier, FailureMode, ReadingPath, Tension
+from lowprec_map.schema.frame import Metric
 
 # Entries of these types are expected to be referenced; unreferenced ones are orphans.
 # Labels and perturbations are vocabulary: an unused one shows a gap in the map
@@ -68,12 +69,13 @@ def _percent_gains_on_ratios(graph: MapGraph) -> Iterator[Problem]:
     """A percent gain converts to a ratio, so it is printed only on a metric in ×."""
     for entry, claim in _claims(graph):
         for index, m in enumerate(claim.measurements):
-            metric = graph.entry(f"metric:{m.metric}")
-            if m.printed and metric is not None and getattr(metric.model, "unit", "") != "×":
+            metric = graph.entry(f"metric:{m.metric}") if m.printed else None
+            unit = metric.model.unit if metric and isinstance(metric.model, Metric) else "×"
+            if unit != "×":
                 yield Problem(
                     entry.pos(("measurements", index, "printed")),
                     f"a percent gain converts to a ratio: metric '{m.metric}' is in "
-                    f"'{getattr(metric.model, 'unit', '')}', not '×'",
+                    f"'{unit}', not '×'",
                 )
 
 

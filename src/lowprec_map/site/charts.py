@@ -246,10 +246,11 @@ _SCALED_UNITS = {
 def value_text(measurement: Measurement, unit: str) -> str:
     """'1.8×', '2–3 points', '≈0.59 points' (read off a plot), '3 KB': a measurement's value
     or range in a unit that fits it."""
-    converted = measurement.printed is not None
-    text = number_text([round(v, 2) if converted else v for v in measurement.values], unit)
-    if measurement.printed:
+    if measurement.printed is None:
+        text = number_text(measurement.values, unit)
+    else:  # a converted percentage: two decimals, and how the source printed it
         printed = number_text(measurement.printed_values, "%")
+        text = number_text([round(v, 2) for v in measurement.values], unit)
         text = f"{text} ({PRINTED_AS[measurement.printed].format(printed)})"
     return "≈" + text if measurement.read_from == "plot" else text
 

@@ -9,7 +9,7 @@ costs O(edges) per sweep instead of a force layout's O(n^2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from lowprec_map.content.entry import Entry
@@ -24,6 +24,7 @@ from lowprec_map.site.views import entry_title, label_start
 NODE_LIMIT = 600
 COLUMN_GAP = 240
 ROW_GAP = 34
+LABEL_ROOM = 200  # right of the last column, for its labels
 MARGIN = 50
 SWEEPS = 4
 
@@ -88,7 +89,7 @@ def layout_map(graph: MapGraph) -> MapLayout:
 # The overview's columns: what a reader can take in at first sight, the rest a focus away.
 OVERVIEW_COLUMNS = ("program", "dossier", "tension", "failure_mode")
 OVERVIEW_ROW_GAP = 44  # room for a whole name on three lines
-OVERVIEW_LABEL_ROOM = 60  # the last column's names are wider than the full map's
+OVERVIEW_LABEL_ROOM = 260  # the last column's names, wider than the full map's
 
 
 def overview_layout(graph: MapGraph) -> MapLayout:
@@ -97,8 +98,7 @@ def overview_layout(graph: MapGraph) -> MapLayout:
         t: [e for e in graph.entries(t) if t != "dossier" or getattr(e.model, "core", False)]
         for t in OVERVIEW_COLUMNS
     }
-    layout = _layout(graph, chosen, [], OVERVIEW_ROW_GAP)
-    return replace(layout, width=layout.width + OVERVIEW_LABEL_ROOM)
+    return _layout(graph, chosen, [], OVERVIEW_ROW_GAP, OVERVIEW_LABEL_ROOM)
 
 
 def _layout(
@@ -106,6 +106,7 @@ def _layout(
     chosen: dict[str, list[Entry]],
     omitted: list[Omission],
     row_gap: int = ROW_GAP,
+    label_room: int = LABEL_ROOM,
 ) -> MapLayout:
     """`chosen`'s entries in columns, in barycentre order, and the edges between them."""
     types, every_edge = list(chosen), graph.edges()
@@ -122,7 +123,7 @@ def _layout(
         if source in placed and target in placed and source != target
     ]
     tallest = max((len(c) for c in columns), default=1)
-    width = 2 * MARGIN + (len(types) - 1) * COLUMN_GAP + 200
+    width = 2 * MARGIN + (len(types) - 1) * COLUMN_GAP + label_room
     heads = [(MARGIN + col * COLUMN_GAP - 6, entry_type) for col, entry_type in enumerate(types)]
     height = 2 * MARGIN + tallest * row_gap
     return MapLayout(list(placed.values()), edges, heads, width, height, omitted)
